@@ -1,0 +1,59 @@
+/** ApiModel + ToolModel[] → the runtime's Catalog (catalog.json in the generated project). */
+import type { Catalog, CatalogSecurityScheme, CatalogTool } from '../../templates/runtime/catalog.js';
+import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
+import { envName, envVar } from './names.js';
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title: string;
+  instructions: string;
+}
+
+export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identity: ServerIdentity, baseUrl: string | undefined, baseUrlNote: string | undefined): Catalog {
+  const used = new Set(tools.flatMap((t) => t.defs));
+  const defs: Catalog['defs'] = {};
+  for (const name of Object.keys(api.schemas).sort()) if (used.has(name)) defs[name] = api.schemas[name]!;
+  return {
+    format: 1,
+    server: identity,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(baseUrlNote ? { baseUrlNote } : {}),
+    defs,
+    tools: tools.map(catalogTool),
+    securitySchemes: catalogSecuritySchemes(api.securitySchemes),
+  };
+}
+
+function catalogTool(tool: ToolModel): CatalogTool {
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    defs: tool.defs,
+    annotations: tool.annotations,
+    request: tool.request,
+    ...(tool.security ? { security: tool.security } : {}),
+    ...(tool.operationId ? { operationId: tool.operationId } : {}),
+    ...(tool.deprecated ? { deprecated: true } : {}),
+  };
+}
+
+export function catalogSecuritySchemes(schemes: readonly SecuritySchemeModel[]): CatalogSecurityScheme[] {
+  const result: CatalogSecurityScheme[] = [];
+  for (const s of schemes) {
+    const prefix = envName(s.name);
+    if (s.type === 'apiKey') {
+      result.push({ name: s.name, kind: 'apiKey', in: s.in ?? 'header', paramName: s.paramName ?? s.name, env: { value: envVar(prefix, 'API_KEY') } });
+    } else if (s.type === 'http' && s.scheme === 'basic') {
+      result.push({ name: s.name, kind: 'http-basic', scheme: 'basic', env: { username: envVar(prefix, 'USERNAME'), password: envVar(prefix, 'PASSWORD') } });
+    } else if (s.type === 'http' && s.scheme !== 'bearer') {
+      result.push({ name: s.name, kind: 'http-raw', scheme: s.scheme ?? 'bearer', env: { value: envVar(prefix, 'AUTHORIZATION') } });
+    } else if (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect') {
+      const kind = s.type === 'http' ? 'http-bearer' : s.type;
+      result.push({ name: s.name, kind, scheme: 'bearer', env: { value: envVar(prefix, 'TOKEN') } });
+    }
+  }
+  return result;
+}

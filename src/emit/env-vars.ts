@@ -1,0 +1,53 @@
+/** Every environment variable the generated server reads, for README and .env.example. */
+import type { Catalog } from '../../templates/runtime/catalog.js';
+
+export interface EnvVarDoc {
+  name: string;
+  required: boolean;
+  description: string;
+  example: string;
+}
+
+export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
+  const vars: EnvVarDoc[] = [
+    {
+      name: 'API_BASE_URL',
+      required: !catalog.baseUrl,
+      description: catalog.baseUrl ? `Upstream base URL (default ${catalog.baseUrl}).` : 'Upstream base URL. Required: the spec names no usable server.',
+      example: catalog.baseUrl ?? 'https://api.example.com',
+    },
+  ];
+  for (const s of catalog.securitySchemes) {
+    const where = s.kind === 'apiKey' ? ` (sent as ${s.in} ${s.paramName})` : '';
+    if (s.env.value) vars.push({ name: s.env.value, required: false, description: `Credential for security scheme ${s.name}: ${kindLabel(s.kind)}${where}.`, example: '' });
+    if (s.env.username) vars.push({ name: s.env.username, required: false, description: `User name for HTTP Basic scheme ${s.name}.`, example: '' });
+    if (s.env.password) vars.push({ name: s.env.password, required: false, description: `Password for HTTP Basic scheme ${s.name}.`, example: '' });
+  }
+  vars.push(
+    { name: 'API_TIMEOUT_MS', required: false, description: 'Upstream request timeout in milliseconds (default 30000).', example: '30000' },
+    { name: 'API_MAX_RESPONSE_BYTES', required: false, description: 'Response bytes returned to the model before truncation (default 100000).', example: '100000' },
+    { name: 'PORT', required: false, description: 'HTTP port with --http (default 3000).', example: '3000' },
+    { name: 'HOST', required: false, description: 'HTTP bind address with --http (default 127.0.0.1).', example: '127.0.0.1' },
+    { name: 'MCP_ALLOWED_HOSTS', required: false, description: 'Comma-separated Host names accepted over HTTP (default: localhost names only).', example: 'mcp.example.com' },
+    { name: 'MCP_ALLOWED_ORIGINS', required: false, description: 'Comma-separated Origin host names accepted over HTTP (default: MCP_ALLOWED_HOSTS, else localhost).', example: 'app.example.com' },
+    { name: 'LOG_LEVEL', required: false, description: 'debug, info, warn or error (default info); logs go to stderr.', example: 'info' },
+  );
+  return vars;
+}
+
+function kindLabel(kind: Catalog['securitySchemes'][number]['kind']): string {
+  switch (kind) {
+    case 'apiKey':
+      return 'API key';
+    case 'http-bearer':
+      return 'bearer token';
+    case 'http-raw':
+      return 'the full Authorization header value';
+    case 'oauth2':
+      return 'OAuth 2 access token';
+    case 'openIdConnect':
+      return 'OpenID Connect access token';
+    default:
+      return 'credential';
+  }
+}

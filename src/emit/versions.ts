@@ -1,0 +1,7 @@
+/** Versions the generated project depends on, pinned so every generation installs the same thing. */
+export const GENERATED_DEPENDENCIES = {
+  server: '2.4.0',
+  node: '2.1.2',
+  typescript: '5.9.3',
+  typesNode: '20.19.25',
+} as const;

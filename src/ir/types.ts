@@ -1,0 +1,114 @@
+/**
+ * The intermediate representation. Normalization (src/normalize) turns any supported spec dialect into an
+ * `ApiModel`; every later stage reads only this, never the raw document.
+ */
+import type { BodyKind, JsonSchema, ParamLocation, ParamStyle, RequestPlan, ToolAnnotations } from '../../templates/runtime/catalog.js';
+
+export type { BodyKind, JsonSchema, ParamLocation, ParamStyle, RequestPlan, ToolAnnotations };
+
+export type SpecDialect = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+export interface ApiModel {
+  kind: 'api';
+  dialect: SpecDialect;
+  title: string;
+  version: string;
+  description?: string;
+  /** Servers in spec order, with variables resolved to their defaults. */
+  servers: ServerModel[];
+  operations: OperationModel[];
+  /** Shared JSON Schemas (2020-12), keyed by a `$defs`-safe name. Only schemas that inputs reference. */
+  schemas: Record<string, JsonSchema>;
+  securitySchemes: SecuritySchemeModel[];
+  /** Global security requirements (alternatives of AND-lists of scheme names). */
+  security?: string[][];
+}
+
+export interface ServerModel {
+  kind: 'server';
+  /** URL with variables substituted by their defaults; may be relative (`/api/v3`). */
+  url: string;
+  description?: string;
+}
+
+export interface OperationModel {
+  kind: 'operation';
+  /** The spec's operationId, verbatim, when there is one. */
+  operationId?: string;
+  method: HttpMethod;
+  path: string;
+  summary?: string;
+  description?: string;
+  deprecated: boolean;
+  tags: string[];
+  parameters: ParameterModel[];
+  body?: BodyModel;
+  /** Operation- or path-level servers, when the spec overrides the global ones here. */
+  servers?: ServerModel[];
+  /** Media type of the preferred success response, for the Accept header. */
+  responseMediaType?: string;
+  /** `undefined` = inherit the global requirement; `[]` = explicitly public. */
+  security?: string[][];
+  /** JSON pointer of the operation in the source document. */
+  pointer: string;
+}
+
+export interface ParameterModel {
+  kind: 'parameter';
+  name: string;
+  in: ParamLocation;
+  required: boolean;
+  description?: string;
+  deprecated: boolean;
+  schema: JsonSchema;
+  style: ParamStyle;
+  explode: boolean;
+  allowReserved: boolean;
+  /** Set for parameters described with `content` instead of `schema`. */
+  contentType?: string;
+}
+
+export interface BodyModel {
+  kind: 'body';
+  mediaType: string;
+  encodingKind: BodyKind;
+  required: boolean;
+  description?: string;
+  /** Input schema of the body as the tool accepts it (files already mapped to base64 objects). */
+  schema: JsonSchema;
+  fileFields: string[];
+  encoding?: Record<string, { style?: ParamStyle; explode?: boolean; contentType?: string }>;
+  /** Other media types the spec offers for this body, for documentation. */
+  alternatives: string[];
+}
+
+export interface SecuritySchemeModel {
+  kind: 'securityScheme';
+  name: string;
+  type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'mutualTLS';
+  in?: 'header' | 'query' | 'cookie';
+  paramName?: string;
+  scheme?: string;
+  description?: string;
+}
+
+/** One MCP tool, ready to emit: what the model sees and how its arguments become the HTTP request. */
+export interface ToolModel {
+  kind: 'tool';
+  name: string;
+  title?: string;
+  description: string;
+  /** Root `type: object`; `$ref`s point to `#/$defs/<name>` for the names in `defs`. */
+  inputSchema: JsonSchema;
+  defs: string[];
+  annotations: ToolAnnotations;
+  request: RequestPlan;
+  security?: string[][];
+  operationId?: string;
+  deprecated: boolean;
+  tags: string[];
+  /** Where the tool came from, for diagnostics, README and the lock file. */
+  source: { method: HttpMethod; path: string; pointer: string };
+}

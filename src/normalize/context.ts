@@ -1,0 +1,40 @@
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import type { SpecDialect } from '../ir/types.js';
+import type { SchemaConverter } from '../schema/to-json-schema.js';
+import { parseLocalRef, resolvePointer } from '../util/json-pointer.js';
+import { isPlainObject } from '../util/stable.js';
+
+/** What every normalizer needs: the raw document (only normalize/ sees it), diagnostics and the converter. */
+export interface NormalizeContext {
+  document: Record<string, unknown>;
+  dialect: SpecDialect;
+  diags: Diagnostics;
+  schemas: SchemaConverter;
+  sourceUrl?: string;
+}
+
+/**
+ * Follows local `$ref`s on non-schema objects (parameters, request bodies, responses), with a bound so a
+ * ref cycle cannot hang. Returns undefined (and reports it) when a ref does not resolve.
+ */
+export function derefObject(ctx: NormalizeContext, node: unknown, pointer: string): Record<string, unknown> | undefined {
+  let current = node;
+  for (let hops = 0; hops < 32; hops++) {
+    if (!isPlainObject(current)) return undefined;
+    const ref = current['$ref'];
+    if (ref === undefined) return current;
+    const tokens = typeof ref === 'string' ? parseLocalRef(ref) : undefined;
+    const target = tokens ? resolvePointer(ctx.document, tokens) : undefined;
+    if (target === undefined) {
+      ctx.diags.warn('OTM_UNRESOLVED_REF', pointer, `$ref ${String(ref)} does not resolve inside the document`);
+      return undefined;
+    }
+    current = target;
+  }
+  ctx.diags.warn('OTM_UNRESOLVED_REF', pointer, 'a chain of $refs loops');
+  return undefined;
+}
+
+export function asString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

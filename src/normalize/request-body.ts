@@ -1,0 +1,194 @@
+/**
+ * Request bodies. When several media types are offered, one is picked by a fixed order (documented in the
+ * README): JSON, vendor JSON, form-urlencoded, multipart, text, binary, anything else as text.
+ */
+import { createBody } from '../ir/factory.js';
+import type { BodyKind, BodyModel, JsonSchema, ParamStyle } from '../ir/types.js';
+import { trimDescription } from '../schema/to-json-schema.js';
+import { joinPointer } from '../util/json-pointer.js';
+import { isPlainObject } from '../util/stable.js';
+import { asString, derefObject, type NormalizeContext } from './context.js';
+import { collectionFormatStyle, type RawParameter } from './parameters.js';
+
+/** Lower rank = preferred. */
+export function mediaTypeRank(mediaType: string): { rank: number; kind: BodyKind } {
+  const mt = mediaType.toLowerCase().split(';')[0]!.trim();
+  if (mt === 'application/json') return { rank: 0, kind: 'json' };
+  if (/^application\/[^/]*\+json$/.test(mt) || /^[a-z]+\/[^/]*json$/.test(mt)) return { rank: 1, kind: 'json' };
+  if (mt === 'application/x-www-form-urlencoded') return { rank: 2, kind: 'form' };
+  if (mt.startsWith('multipart/')) return { rank: 3, kind: 'multipart' };
+  if (mt === '*/*' || mt === 'application/*') return { rank: 4, kind: 'json' };
+  if (mt.startsWith('text/')) return { rank: 5, kind: 'text' };
+  if (mt === 'application/octet-stream' || /^(image|audio|video|font)\//.test(mt) || /^application\/(pdf|zip|gzip|x-tar)/.test(mt)) {
+    return { rank: 6, kind: 'binary' };
+  }
+  return { rank: 7, kind: 'text' };
+}
+
+export function pickMediaType(mediaTypes: readonly string[]): { mediaType: string; kind: BodyKind } | undefined {
+  let best: { mediaType: string; kind: BodyKind; rank: number } | undefined;
+  for (const mediaType of mediaTypes) {
+    const { rank, kind } = mediaTypeRank(mediaType);
+    if (!best || rank < best.rank) best = { mediaType, kind, rank };
+  }
+  return best && { mediaType: best.mediaType, kind: best.kind };
+}
+
+/** The input shape of an uploaded file: base64 bytes (or plain text), with an optional name and type. */
+export const FILE_INPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'A file: its bytes as base64 (or `text` for text files), with an optional filename and content type.',
+  properties: {
+    base64: { type: 'string', contentEncoding: 'base64' },
+    text: { type: 'string' },
+    filename: { type: 'string' },
+    contentType: { type: 'string' },
+  },
+  anyOf: [{ required: ['base64'] }, { required: ['text'] }],
+  additionalProperties: false,
+};
+
+export function normalizeRequestBody(ctx: NormalizeContext, node: unknown, pointer: string): BodyModel | undefined {
+  const body = derefObject(ctx, node, pointer);
+  const content = body?.['content'];
+  if (!body || !isPlainObject(content)) return undefined;
+  const mediaTypes = Object.keys(content);
+  const picked = pickMediaType(mediaTypes);
+  if (!picked) return undefined;
+  const media = content[picked.mediaType];
+  const mediaPointer = joinPointer(pointer, 'content', picked.mediaType);
+  const rawSchema = isPlainObject(media) ? media['schema'] : undefined;
+  const description = asString(body['description']);
+  const shaped = shapeBodySchema(ctx, picked.kind, rawSchema, joinPointer(mediaPointer, 'schema'));
+  const encoding = isPlainObject(media) ? normalizeEncoding(media['encoding']) : undefined;
+  return createBody({
+    mediaType: picked.mediaType,
+    encodingKind: picked.kind,
+    required: body['required'] === true,
+    schema: description ? { ...shaped.schema, description: trimDescription(description) } : shaped.schema,
+    fileFields: shaped.fileFields,
+    alternatives: mediaTypes.filter((m) => m !== picked.mediaType),
+    ...(description ? { description } : {}),
+    ...(encoding ? { encoding } : {}),
+  });
+}
+
+function shapeBodySchema(ctx: NormalizeContext, kind: BodyKind, rawSchema: unknown, pointer: string): { schema: JsonSchema; fileFields: string[] } {
+  if (kind === 'binary') return { schema: { ...FILE_INPUT_SCHEMA }, fileFields: [] };
+  if (kind === 'text') return { schema: { type: 'string' }, fileFields: [] };
+  if (kind !== 'multipart') return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
+  return shapeMultipart(ctx, rawSchema, pointer);
+}
+
+/** Multipart properties that carry bytes become file inputs; the rest convert as usual. */
+function shapeMultipart(ctx: NormalizeContext, rawSchema: unknown, pointer: string): { schema: JsonSchema; fileFields: string[] } {
+  const resolved = ctx.schemas.resolveRaw(rawSchema);
+  const properties = resolved?.['properties'];
+  if (!resolved || !isPlainObject(properties)) return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
+  const converted: Record<string, JsonSchema> = {};
+  const fileFields: string[] = [];
+  for (const [name, prop] of Object.entries(properties)) {
+    const raw = ctx.schemas.resolveRaw(prop);
+    if (raw?.['readOnly'] === true) continue;
+    if (isBinary(raw)) {
+      fileFields.push(name);
+      converted[name] = withDescription(FILE_INPUT_SCHEMA, raw);
+    } else if (raw?.['type'] === 'array' && isBinary(ctx.schemas.resolveRaw(raw['items']))) {
+      fileFields.push(name);
+      converted[name] = { type: 'array', items: FILE_INPUT_SCHEMA };
+    } else {
+      converted[name] = ctx.schemas.convert(prop, joinPointer(pointer, 'properties', name));
+    }
+  }
+  const schema: JsonSchema = { type: 'object', properties: converted };
+  const required = Array.isArray(resolved['required']) ? resolved['required'].filter((r): r is string => typeof r === 'string' && r in converted) : [];
+  if (required.length > 0) schema['required'] = required;
+  return { schema, fileFields };
+}
+
+function isBinary(schema: Record<string, unknown> | undefined): boolean {
+  if (!schema) return false;
+  if (schema['type'] === 'file') return true;
+  return (schema['type'] === 'string' || schema['type'] === undefined) && (schema['format'] === 'binary' || typeof schema['contentMediaType'] === 'string');
+}
+
+function withDescription(schema: JsonSchema, raw: Record<string, unknown> | undefined): JsonSchema {
+  const description = asString(raw?.['description']);
+  return description ? { ...schema, description: trimDescription(description) } : { ...schema };
+}
+
+function normalizeEncoding(encoding: unknown): BodyModel['encoding'] {
+  if (!isPlainObject(encoding)) return undefined;
+  const result: NonNullable<BodyModel['encoding']> = {};
+  for (const [prop, value] of Object.entries(encoding)) {
+    if (!isPlainObject(value)) continue;
+    const entry: { style?: ParamStyle; explode?: boolean; contentType?: string } = {};
+    if (typeof value['style'] === 'string') entry.style = value['style'] as ParamStyle;
+    if (typeof value['explode'] === 'boolean') entry.explode = value['explode'];
+    if (typeof value['contentType'] === 'string') entry.contentType = value['contentType'];
+    if (Object.keys(entry).length > 0) result[prop] = entry;
+  }
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** Swagger 2.0: a `body` parameter, or `formData` parameters, become the request body. */
+export function swagger2Body(ctx: NormalizeContext, params: RawParameter[], consumes: string[]): BodyModel | undefined {
+  const bodyParam = params.find((p) => p.raw['in'] === 'body');
+  if (bodyParam) {
+    const picked = pickMediaType(consumes.length > 0 ? consumes : ['application/json']) ?? { mediaType: 'application/json', kind: 'json' as const };
+    const kind = picked.kind === 'form' || picked.kind === 'multipart' ? 'json' : picked.kind;
+    const mediaType = kind === 'json' && picked.kind !== 'json' ? 'application/json' : picked.mediaType;
+    const shaped = shapeBodySchema(ctx, kind, bodyParam.raw['schema'], joinPointer(bodyParam.pointer, 'schema'));
+    const description = asString(bodyParam.raw['description']);
+    return createBody({
+      mediaType,
+      encodingKind: kind,
+      required: bodyParam.raw['required'] === true,
+      schema: description ? { ...shaped.schema, description: trimDescription(description) } : shaped.schema,
+      alternatives: consumes.filter((c) => c !== mediaType),
+    });
+  }
+  const formParams = params.filter((p) => p.raw['in'] === 'formData');
+  if (formParams.length === 0) return undefined;
+  return swagger2FormBody(ctx, formParams, consumes);
+}
+
+function swagger2FormBody(ctx: NormalizeContext, formParams: RawParameter[], consumes: string[]): BodyModel {
+  const hasFile = formParams.some((p) => p.raw['type'] === 'file');
+  const multipart = hasFile || consumes.some((c) => c.toLowerCase().startsWith('multipart/'));
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const fileFields: string[] = [];
+  const encoding: NonNullable<BodyModel['encoding']> = {};
+  for (const { raw, pointer } of formParams) {
+    const name = String(raw['name']);
+    const description = asString(raw['description']);
+    if (raw['type'] === 'file') {
+      fileFields.push(name);
+      properties[name] = withDescription(FILE_INPUT_SCHEMA, raw);
+    } else {
+      const source: Record<string, unknown> = {};
+      for (const key of ['type', 'format', 'items', 'enum', 'default', 'maximum', 'minimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems']) {
+        if (raw[key] !== undefined) source[key] = raw[key];
+      }
+      const schema = ctx.schemas.convert(source, pointer);
+      properties[name] = description ? { ...schema, description: trimDescription(description) } : schema;
+      if (raw['type'] === 'array') {
+        const { style, explode } = collectionFormatStyle(raw['collectionFormat'], 'formData');
+        encoding[name] = { style, explode };
+      }
+    }
+    if (raw['required'] === true) required.push(name);
+  }
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) schema['required'] = required;
+  return createBody({
+    mediaType: multipart ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
+    encodingKind: multipart ? 'multipart' : 'form',
+    required: required.length > 0,
+    schema,
+    fileFields,
+    alternatives: [],
+    ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
+  });
+}

@@ -1,0 +1,75 @@
+/** Keywords about a single value: type, nullability, enums, numeric and string bounds, formats. */
+import type { JsonSchema } from '../ir/types.js';
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
+
+const COPIED_AS_IS = [
+  'format', 'default', 'const', 'multipleOf', 'maximum', 'minimum', 'maxLength', 'minLength',
+  'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties', 'deprecated',
+  'contentMediaType', 'contentEncoding',
+] as const;
+
+/** Normalizes `type`: Swagger's `file` becomes a binary string; unknown names are dropped. */
+export function convertType(type: unknown): string | string[] | undefined {
+  const list = (Array.isArray(type) ? type : [type]).map((t) => (t === 'file' ? 'string' : t));
+  const valid = [...new Set(list.filter((t): t is string => typeof t === 'string' && JSON_TYPES.has(t)))];
+  if (valid.length === 0) return undefined;
+  return valid.length === 1 ? valid[0] : valid;
+}
+
+export function copyScalarKeywords(source: Record<string, unknown>, target: JsonSchema): void {
+  for (const key of COPIED_AS_IS) {
+    if (source[key] !== undefined) target[key] = source[key];
+  }
+  if (source['type'] === 'file' && target['format'] === undefined) target['format'] = 'binary';
+  copyExclusiveBounds(source, target);
+  copyEnum(source, target);
+  copyPattern(source, target);
+}
+
+/** OpenAPI 3.0 (draft-04 style) uses booleans for exclusive bounds; 2020-12 uses the bound itself. */
+function copyExclusiveBounds(source: Record<string, unknown>, target: JsonSchema): void {
+  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    const value = source[flag];
+    if (typeof value === 'number') target[flag] = value;
+    else if (value === true && typeof source[bound] === 'number') {
+      target[flag] = source[bound];
+      delete target[bound];
+    }
+  }
+}
+
+function copyEnum(source: Record<string, unknown>, target: JsonSchema): void {
+  if (Array.isArray(source['enum']) && source['enum'].length > 0) target['enum'] = [...source['enum']];
+}
+
+/** Ajv compiles patterns with the `u` flag; a pattern it cannot compile would break the whole tool. */
+function copyPattern(source: Record<string, unknown>, target: JsonSchema): void {
+  const pattern = source['pattern'];
+  if (typeof pattern !== 'string') return;
+  try {
+    new RegExp(pattern, 'u');
+    target['pattern'] = pattern;
+  } catch {
+    // Dropped: the tool accepts a superset, and the API still validates.
+  }
+}
+
+/** Applies OpenAPI 3.0 `nullable: true` (or Swagger's `x-nullable`) the 2020-12 way. */
+export function applyNullable(schema: JsonSchema): JsonSchema {
+  const type = schema['type'];
+  if (Array.isArray(schema['enum']) && !schema['enum'].includes(null)) schema['enum'] = [...schema['enum'], null];
+  if (typeof type === 'string') {
+    schema['type'] = type === 'null' ? 'null' : [type, 'null'];
+    return schema;
+  }
+  if (Array.isArray(type)) {
+    if (!type.includes('null')) schema['type'] = [...type, 'null'];
+    return schema;
+  }
+  if (Object.keys(schema).length === 0) return schema;
+  const { description, ...rest } = schema;
+  const nullable: JsonSchema = { anyOf: [rest, { type: 'null' }] };
+  if (description !== undefined) nullable['description'] = description;
+  return nullable;
+}

@@ -1,0 +1,173 @@
+/**
+ * OpenAPI Schema Object (Swagger 2.0, 3.0 or 3.1) → JSON Schema 2020-12, for tool inputs.
+ * - Local `$ref`s become `#/$defs/<name>` entries converted once (recursion stays finite).
+ * - 3.0-isms are rewritten (`nullable`, boolean exclusive bounds, `example`); vendor extensions,
+ *   `discriminator`, `xml` and other annotations that cost tokens without helping a caller are dropped.
+ * - `readOnly` properties are left out: a caller never sends them.
+ */
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import type { JsonSchema } from '../ir/types.js';
+import { joinPointer, parseLocalRef, resolvePointer } from '../util/json-pointer.js';
+import { isPlainObject } from '../util/stable.js';
+import { isEmptySchema, mergeAllOf } from './composition.js';
+import { DefNames, defRef } from './refs.js';
+import { applyNullable, convertType, copyScalarKeywords } from './scalar.js';
+
+/** Descriptions inside schemas are cut here: tool lists are read by models with finite context. */
+export const MAX_SCHEMA_DESCRIPTION = 600;
+const MAX_EXAMPLE_JSON = 200;
+
+export class SchemaConverter {
+  readonly defs: Record<string, JsonSchema> = {};
+  private readonly names = new DefNames();
+  private readonly reportedRefs = new Set<string>();
+
+  constructor(
+    private readonly document: Record<string, unknown>,
+    private readonly diags: Diagnostics,
+  ) {}
+
+  /** Converts the schema at `pointer` (used in diagnostics) for use as tool input. */
+  convert(schema: unknown, pointer: string): JsonSchema {
+    if (schema === true || schema === undefined) return {};
+    if (schema === false) return { not: {} };
+    if (!isPlainObject(schema)) return {};
+    if ('$ref' in schema) return this.convertRef(schema, pointer);
+    return this.convertObject(schema, pointer);
+  }
+
+  /**
+   * Follows a top-level `$ref` (and `allOf` merges) so that callers can see an object's properties, e.g. to
+   * map multipart file fields. Returns the raw OpenAPI schema, not a converted one.
+   */
+  resolveRaw(schema: unknown, depth = 0): Record<string, unknown> | undefined {
+    if (!isPlainObject(schema) || depth > 20) return undefined;
+    const ref = schema['$ref'];
+    if (typeof ref !== 'string') return schema;
+    const tokens = parseLocalRef(ref);
+    return tokens ? this.resolveRaw(resolvePointer(this.document, tokens), depth + 1) : undefined;
+  }
+
+  private convertRef(schema: Record<string, unknown>, pointer: string): JsonSchema {
+    const ref = schema['$ref'];
+    const tokens = typeof ref === 'string' ? parseLocalRef(ref) : undefined;
+    const target = tokens ? resolvePointer(this.document, tokens) : undefined;
+    if (typeof ref !== 'string' || target === undefined) {
+      this.reportUnresolved(String(ref), pointer);
+      return { description: `Free-form value (the spec's reference ${String(ref)} could not be resolved)` };
+    }
+    const { name, isNew } = this.names.nameFor(ref);
+    if (isNew) {
+      this.defs[name] = {}; // placeholder first: a recursive ref to itself finds the name already taken
+      this.defs[name] = this.convert(target, ref);
+    }
+    const result = defRef(name);
+    // 3.1 allows siblings next to $ref; keep the ones that matter to a caller.
+    if (typeof schema['description'] === 'string') result['description'] = trimDescription(schema['description']);
+    if (schema['nullable'] === true) return applyNullable(result);
+    return result;
+  }
+
+  private convertObject(source: Record<string, unknown>, pointer: string): JsonSchema {
+    const target: JsonSchema = {};
+    const type = convertType(source['type']);
+    if (type !== undefined) target['type'] = type;
+    copyScalarKeywords(source, target);
+    this.copyDescription(source, target);
+    this.copyExample(source, target);
+    this.convertStructure(source, target, pointer);
+    const combined = this.convertComposition(source, target, pointer);
+    if (type === 'array' && combined['items'] === undefined && combined['prefixItems'] === undefined) combined['items'] = {};
+    const nullable = source['nullable'] === true || source['x-nullable'] === true;
+    return nullable ? applyNullable(combined) : combined;
+  }
+
+  private copyDescription(source: Record<string, unknown>, target: JsonSchema): void {
+    if (typeof source['description'] === 'string' && source['description'].trim()) {
+      target['description'] = trimDescription(source['description']);
+    } else if (typeof source['title'] === 'string' && source['title'].trim()) {
+      target['description'] = trimDescription(source['title']);
+    }
+  }
+
+  private copyExample(source: Record<string, unknown>, target: JsonSchema): void {
+    const examples = Array.isArray(source['examples']) ? source['examples'] : source['example'] !== undefined ? [source['example']] : [];
+    const small = examples.filter((e) => e !== null && JSON.stringify(e).length <= MAX_EXAMPLE_JSON).slice(0, 2);
+    if (small.length > 0) target['examples'] = small;
+  }
+
+  private convertStructure(source: Record<string, unknown>, target: JsonSchema, pointer: string): void {
+    const properties = source['properties'];
+    if (isPlainObject(properties)) {
+      const converted: Record<string, JsonSchema> = {};
+      for (const [name, propSchema] of Object.entries(properties)) {
+        if (this.isReadOnly(propSchema)) continue;
+        converted[name] = this.convert(propSchema, joinPointer(pointer, 'properties', name));
+      }
+      target['properties'] = converted;
+      const required = Array.isArray(source['required']) ? source['required'].filter((r): r is string => typeof r === 'string' && r in converted) : [];
+      if (required.length > 0) target['required'] = required;
+    }
+    const additional = source['additionalProperties'];
+    if (typeof additional === 'boolean') target['additionalProperties'] = additional;
+    else if (isPlainObject(additional)) target['additionalProperties'] = this.convert(additional, joinPointer(pointer, 'additionalProperties'));
+    if (isPlainObject(source['patternProperties'])) {
+      const converted: Record<string, JsonSchema> = {};
+      for (const [pattern, s] of Object.entries(source['patternProperties'])) {
+        converted[pattern] = this.convert(s, joinPointer(pointer, 'patternProperties', pattern));
+      }
+      target['patternProperties'] = converted;
+    }
+    const items = source['items'];
+    if (Array.isArray(items)) target['prefixItems'] = items.map((s, i) => this.convert(s, joinPointer(pointer, 'items', i)));
+    else if (items !== undefined) target['items'] = this.convert(items, joinPointer(pointer, 'items'));
+    if (Array.isArray(source['prefixItems'])) {
+      target['prefixItems'] = source['prefixItems'].map((s, i) => this.convert(s, joinPointer(pointer, 'prefixItems', i)));
+    }
+  }
+
+  private convertComposition(source: Record<string, unknown>, target: JsonSchema, pointer: string): JsonSchema {
+    for (const keyword of ['oneOf', 'anyOf'] as const) {
+      const members = source[keyword];
+      if (Array.isArray(members) && members.length > 0) {
+        target[keyword] = members.map((m, i) => this.convert(m, joinPointer(pointer, keyword, i)));
+      }
+    }
+    if (source['not'] !== undefined) target['not'] = this.convert(source['not'], joinPointer(pointer, 'not'));
+    const allOf = source['allOf'];
+    if (!Array.isArray(allOf) || allOf.length === 0) return target;
+    const members = allOf.map((m, i) => this.convert(m, joinPointer(pointer, 'allOf', i))).filter((m) => !isEmptySchema(m));
+    const merged = mergeAllOf(isEmptySchema(withoutDescription(target)) ? members : [...members, target]);
+    if (merged && isEmptySchema(withoutDescription(target))) {
+      if (target['description'] !== undefined) merged['description'] = target['description'];
+      return merged;
+    }
+    if (merged) return merged;
+    if (members.length > 0) target['allOf'] = members;
+    return target;
+  }
+
+  private isReadOnly(schema: unknown): boolean {
+    const resolved = this.resolveRaw(schema);
+    return resolved?.['readOnly'] === true || (isPlainObject(schema) && schema['readOnly'] === true);
+  }
+
+  private reportUnresolved(ref: string, pointer: string): void {
+    if (this.reportedRefs.has(ref)) return;
+    this.reportedRefs.add(ref);
+    this.diags.warn('OTM_UNRESOLVED_REF', pointer, `$ref ${ref} does not resolve inside the document`);
+  }
+}
+
+function withoutDescription(schema: JsonSchema): JsonSchema {
+  const { description: _ignored, ...rest } = schema;
+  return rest;
+}
+
+export function trimDescription(text: string, max = MAX_SCHEMA_DESCRIPTION): string {
+  const clean = text.trim().replace(/\r\n/g, '\n').replace(/\n{3,}/g, '\n\n');
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max);
+  const sentenceEnd = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.\n'));
+  return `${sentenceEnd > max / 2 ? cut.slice(0, sentenceEnd + 1) : cut.trimEnd()}…`;
+}

@@ -1,0 +1,20 @@
+/** Stage 3: ApiModel → ToolModel[], one tool per operation, names unique and stable. */
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import type { ApiModel, ToolModel } from '../ir/types.js';
+import { mapOperation } from './map-operation.js';
+import { baseToolName, NameRegistry } from './naming.js';
+
+export function mapTools(api: ApiModel, diags: Diagnostics): ToolModel[] {
+  const registry = new NameRegistry();
+  const seenIds = new Map<string, string>();
+  return api.operations.map((op) => {
+    if (op.operationId) {
+      const first = seenIds.get(op.operationId);
+      if (first) diags.warn('OTM_DUPLICATE_OPERATION_ID', op.pointer, `operationId ${op.operationId} is also used at ${first}`);
+      else seenIds.set(op.operationId, op.pointer);
+    }
+    const name = registry.claim(baseToolName(op.operationId, op.method, op.path));
+    if (op.operationId && name !== op.operationId) diags.info('OTM_TOOL_RENAMED', op.pointer, `operationId ${op.operationId} is tool ${name}`);
+    return mapOperation(op, name, api.schemas, api.security, diags);
+  });
+}

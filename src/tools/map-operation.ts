@@ -1,0 +1,93 @@
+/** OperationModel → ToolModel: what the model sees (name, description, inputSchema) and the request plan. */
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import type { JsonSchema, OperationModel, ParameterModel, RequestPlan, ToolModel } from '../ir/types.js';
+import { createParameter } from '../ir/factory.js';
+import { transitiveDefs } from '../schema/refs.js';
+import { trimDescription } from '../schema/to-json-schema.js';
+import type { BodyPlan, ParamPlan } from '../../templates/runtime/catalog.js';
+import { annotationsFor } from './annotations.js';
+import { assignArgumentNames } from './arguments.js';
+
+/** Tool descriptions are cut here: GitHub's longest operation description alone is several kB. */
+export const MAX_TOOL_DESCRIPTION = 1200;
+
+export function mapOperation(op: OperationModel, name: string, defs: Record<string, JsonSchema>, globalSecurity: string[][] | undefined, diags: Diagnostics): ToolModel {
+  const parameters = withMissingPathParams(op, diags);
+  const names = assignArgumentNames(parameters, op.body !== undefined);
+  for (const r of names.renamed) diags.info('OTM_PARAM_RENAMED', op.pointer, `${r.from} is argument ${r.to} (${r.why})`);
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const { param, arg } of names.params) {
+    properties[arg] = param.schema;
+    if (param.required) required.push(arg);
+  }
+  if (op.body && names.body) {
+    properties[names.body] = op.body.schema;
+    if (op.body.required) required.push(names.body);
+  }
+  const inputSchema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) inputSchema['required'] = required;
+  inputSchema['additionalProperties'] = false;
+  const security = op.security ?? globalSecurity;
+  return {
+    kind: 'tool',
+    name,
+    ...(op.summary ? { title: oneLine(op.summary) } : {}),
+    description: toolDescription(op),
+    inputSchema,
+    defs: transitiveDefs(inputSchema, defs),
+    annotations: annotationsFor(op.method, op.summary ? oneLine(op.summary) : undefined),
+    request: requestPlan(op, names.params, names.body),
+    ...(security ? { security } : {}),
+    ...(op.operationId ? { operationId: op.operationId } : {}),
+    deprecated: op.deprecated,
+    tags: op.tags,
+    source: { method: op.method, path: op.path, pointer: op.pointer },
+  };
+}
+
+function requestPlan(op: OperationModel, params: Array<{ param: ParameterModel; arg: string }>, bodyArg: string | undefined): RequestPlan {
+  const plan: RequestPlan = {
+    method: op.method.toUpperCase(),
+    path: op.path,
+    params: params.map(({ param, arg }) => paramPlan(param, arg)),
+  };
+  if (op.body && bodyArg) plan.body = bodyPlan(op, bodyArg);
+  const server = op.servers?.[0]?.url;
+  if (server) plan.server = server;
+  if (op.responseMediaType) plan.accept = op.responseMediaType;
+  return plan;
+}
+
+function paramPlan(param: ParameterModel, arg: string): ParamPlan {
+  const plan: ParamPlan = { arg, name: param.name, in: param.in, style: param.style, explode: param.explode };
+  if (param.allowReserved) plan.allowReserved = true;
+  if (param.contentType) plan.contentType = param.contentType;
+  return plan;
+}
+
+function bodyPlan(op: OperationModel, arg: string): BodyPlan {
+  const body = op.body!;
+  const plan: BodyPlan = { arg, mediaType: body.mediaType, kind: body.encodingKind, required: body.required };
+  if (body.fileFields.length > 0) plan.fileFields = body.fileFields;
+  if (body.encoding) plan.encoding = body.encoding;
+  return plan;
+}
+
+/** Every `{name}` in the path needs an argument; a spec that forgets to declare one still gets a usable tool. */
+function withMissingPathParams(op: OperationModel, diags: Diagnostics): ParameterModel[] {
+  const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
+  const missing = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).filter((n) => !declared.has(n));
+  for (const name of missing) diags.warn('OTM_PATH_PARAM_MISSING', op.pointer, `path variable {${name}} is not declared; it is accepted as a required string`);
+  return [...op.parameters, ...missing.map((name) => createParameter({ name, in: 'path', required: true, schema: { type: 'string' } }))];
+}
+
+function toolDescription(op: OperationModel): string {
+  const text = op.description ?? op.summary ?? `${op.method.toUpperCase()} ${op.path}`;
+  const trimmed = trimDescription(text, MAX_TOOL_DESCRIPTION);
+  return op.deprecated ? `[Deprecated] ${trimmed}` : trimmed;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

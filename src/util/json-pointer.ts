@@ -1,0 +1,40 @@
+/** RFC 6901 JSON pointers, written as URI fragments (`#/a/b`). */
+
+export function escapeToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function unescapeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+export function joinPointer(base: string, ...tokens: Array<string | number>): string {
+  return tokens.reduce<string>((acc, t) => `${acc}/${escapeToken(String(t))}`, base);
+}
+
+/** Splits `#/a/b~1c` into `['a', 'b/c']`; returns undefined for anything that is not a local pointer. */
+export function parseLocalRef(ref: string): string[] | undefined {
+  if (ref === '#') return [];
+  if (!ref.startsWith('#/')) return undefined;
+  return ref
+    .slice(2)
+    .split('/')
+    .map((t) => unescapeToken(safeDecode(t)));
+}
+
+function safeDecode(token: string): string {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return token;
+  }
+}
+
+export function resolvePointer(doc: unknown, tokens: readonly string[]): unknown {
+  let node: unknown = doc;
+  for (const t of tokens) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[t];
+  }
+  return node;
+}
