@@ -22,9 +22,41 @@ export function copyScalarKeywords(source: Record<string, unknown>, target: Json
     if (source[key] !== undefined) target[key] = source[key];
   }
   if (source['type'] === 'file' && target['format'] === undefined) target['format'] = 'binary';
+  fixDefault(target);
   copyExclusiveBounds(source, target);
   copyEnum(source, target);
   copyPattern(source, target);
+}
+
+/**
+ * Specs often give an array parameter a scalar default (`default: available`): wrap it, so the schema stays
+ * self-consistent for samplers and validators; a default of another type entirely is dropped.
+ */
+function fixDefault(target: JsonSchema): void {
+  if (!('default' in target)) return;
+  const type = target['type'];
+  const value = target['default'];
+  if (type === 'array' && !Array.isArray(value)) {
+    target['default'] = [value];
+  } else if (typeof type === 'string' && type !== 'array' && !matchesType(value, type)) {
+    delete target['default'];
+  }
+}
+
+function matchesType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'string':
+    case 'boolean':
+      return typeof value === type;
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return true;
+  }
 }
 
 /** OpenAPI 3.0 (draft-04 style) uses booleans for exclusive bounds; 2020-12 uses the bound itself. */

@@ -257,7 +257,7 @@ function successResult(res: Response, body: CappedBody, contentType: string, max
  */
 function textualResult(res: Response, body: CappedBody, contentType: string): ToolResult {
   const text = decodeText(body.bytes, contentType, body.truncated);
-  if (body.truncated) return textResult(`${text}\n${truncationNote(res, body.bytes.byteLength)}`);
+  if (body.truncated) return textResult(`${text}\n${truncationNote(res, shownBytes(text, body, contentType))}`);
   const essence = essenceOf(contentType);
   const result = textResult(text);
   if (isJsonType(essence) || essence === '') {
@@ -287,6 +287,12 @@ function mediaResult(
   const data = toBase64(body.bytes);
   if (kind === 'resource') return { content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }] };
   return { content: [{ type: kind, data, mimeType }] };
+}
+
+/** Bytes actually shown: a multi-byte character cut by the cap was dropped by the decoder. */
+function shownBytes(text: string, body: CappedBody, contentType: string): number {
+  const charset = charsetOf(contentType).toLowerCase();
+  return charset === 'utf-8' || charset === 'utf8' ? Buffer.byteLength(text) : body.bytes.byteLength;
 }
 
 function parseJson(text: string): unknown {

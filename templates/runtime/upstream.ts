@@ -57,7 +57,7 @@ async function fetchFollowingSameOrigin(
   let body = req.body;
   let headers = req.headers;
   for (let followed = 0; ; followed++) {
-    const response = await doFetch(url, { method, headers, body, redirect: 'manual', signal });
+    const response = await doFetch(url, { method, headers, body: toBodyInit(body), redirect: 'manual', signal });
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return { kind: 'response', response };
     await discardBody(response);
@@ -83,6 +83,15 @@ async function fetchFollowingSameOrigin(
     }
     url = target.href;
   }
+}
+
+/**
+ * With the DOM lib, fetch's types only accept byte views over a plain ArrayBuffer, while BuiltRequest
+ * says `Uint8Array` (which could, in theory, sit on a SharedArrayBuffer). The runtime only ever builds
+ * bodies on plain ArrayBuffers, so this is a type-level conversion only.
+ */
+function toBodyInit(body: BuiltRequest['body']): RequestInit['body'] {
+  return body as RequestInit['body'];
 }
 
 function switchesToGet(status: number, method: string): boolean {

@@ -15,7 +15,7 @@ async function roundTrip(form: FormData): Promise<FormData> {
   return new Request('http://localhost/', { method: 'POST', body: form }).formData();
 }
 
-async function blobBytes(value: FormDataEntryValue | null): Promise<number[]> {
+async function blobBytes(value: unknown): Promise<number[]> {
   if (!(value instanceof Blob)) throw new Error(`expected a Blob, got ${String(value)}`);
   return [...new Uint8Array(await value.arrayBuffer())];
 }

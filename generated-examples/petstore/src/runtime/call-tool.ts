@@ -1,0 +1,69 @@
+/** One tools/call: validate, resolve base URL and credentials, build the request, call upstream. */
+import { resolveCredentials, type AppliedCredentials } from './auth.js';
+import type { Catalog, CatalogTool } from './catalog.js';
+import type { RuntimeConfig } from './config.js';
+import type { Logger } from './log.js';
+import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
+import { errorResult, type ToolResult } from './response.js';
+import { callUpstream } from './upstream.js';
+import type { ToolRegistry } from './tools.js';
+
+export interface CallDeps {
+  registry: ToolRegistry;
+  config: RuntimeConfig;
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  fetch?: typeof fetch;
+}
+
+export async function callTool(deps: CallDeps, tool: CatalogTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+  const invalid = deps.registry.validate(tool, args);
+  if (invalid) return errorResult(`Invalid arguments for tool ${tool.name}: ${invalid}`);
+  const baseUrl = baseUrlFor(tool, deps.registry.catalog, deps.config);
+  if (!baseUrl) {
+    return errorResult(`No upstream base URL is configured for ${tool.name}: set the API_BASE_URL environment variable. ${deps.registry.catalog.baseUrlNote ?? ''}`.trim());
+  }
+  const credentials = resolveCredentials(tool.security, deps.registry.catalog.securitySchemes, deps.env);
+  if (!credentials.ok) {
+    return errorResult(`Missing credentials for ${tool.name}: set ${credentials.missing.join(' and ')} in the server's environment.`);
+  }
+  let request: BuiltRequest;
+  try {
+    request = withCredentials(buildRequest(tool.request, args, baseUrl), credentials.applied);
+  } catch (error) {
+    if (error instanceof RequestBuildError) return errorResult(`Cannot build the request for ${tool.name}: ${error.message}`);
+    throw error;
+  }
+  const label = `${request.method} ${tool.request.path}`;
+  const started = Date.now();
+  const result = await callUpstream(request, {
+    timeoutMs: deps.config.timeoutMs,
+    maxBytes: deps.config.maxResponseBytes,
+    label,
+    ...(signal ? { signal } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  deps.log.debug('upstream call', { tool: tool.name, request: label, ms: Date.now() - started, isError: result.isError === true });
+  return result;
+}
+
+/** API_BASE_URL wins; then the operation's own server; then the spec's default server. */
+export function baseUrlFor(tool: CatalogTool, catalog: Catalog, config: RuntimeConfig): string | undefined {
+  if (config.baseUrl) return config.baseUrl;
+  const own = tool.request.server;
+  if (own && /^https?:\/\//i.test(own)) return own;
+  if (own && catalog.baseUrl) return new URL(own, catalog.baseUrl).toString();
+  return catalog.baseUrl;
+}
+
+function withCredentials(request: BuiltRequest, credentials: AppliedCredentials): BuiltRequest {
+  if (credentials.query.length === 0 && credentials.cookies.length === 0 && Object.keys(credentials.headers).length === 0) return request;
+  const url = new URL(request.url);
+  for (const [name, value] of credentials.query) url.searchParams.append(name, value);
+  const headers = { ...request.headers, ...credentials.headers };
+  if (credentials.cookies.length > 0) {
+    const added = credentials.cookies.map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('; ');
+    headers['cookie'] = headers['cookie'] ? `${headers['cookie']}; ${added}` : added;
+  }
+  return { ...request, url: url.toString(), headers };
+}

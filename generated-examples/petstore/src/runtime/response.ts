@@ -1,0 +1,308 @@
+/**
+ * Turns an upstream HTTP response into an MCP tool result: JSON as text plus structuredContent, images
+ * and audio as such, other binary content as an embedded resource, everything bounded by a byte cap.
+ */
+
+export type ToolContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } };
+
+export interface ToolResult {
+  content: ToolContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface ResponseOptions {
+  /** Never read more than this many bytes of the body. */
+  maxBytes: number;
+  /** Names the request in error messages, e.g. `GET /pets/{petId}`. */
+  requestLabel: string;
+}
+
+/** How much of an error body is quoted. */
+const ERROR_EXCERPT_CHARS = 2_000;
+/** Enough bytes for ERROR_EXCERPT_CHARS characters of UTF-8, so large error pages are not read in full. */
+const ERROR_READ_BYTES = ERROR_EXCERPT_CHARS * 4;
+const RESOURCE_URI = 'upstream://response';
+
+export function errorResult(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function textResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }] };
+}
+
+export async function responseToResult(res: Response, opts: ResponseOptions): Promise<ToolResult> {
+  const isError = res.status >= 400;
+  const body = await readCapped(res, isError ? Math.min(opts.maxBytes, ERROR_READ_BYTES) : opts.maxBytes);
+  const contentType = res.headers.get('content-type') ?? '';
+  if (isError) return errorResponseResult(res, body, contentType, opts.requestLabel);
+  if (body.bytes.byteLength === 0 && !body.truncated) return textResult(`${statusLine(res)} (empty body)`);
+  return successResult(res, body, contentType, opts.maxBytes);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------------
+
+interface CappedBody {
+  bytes: Uint8Array;
+  /** More bytes were available than the cap allowed; the stream was cancelled. */
+  truncated: boolean;
+}
+
+/** Reads at most maxBytes, then cancels the stream so the rest is never downloaded. */
+async function readCapped(res: Response, maxBytes: number): Promise<CappedBody> {
+  if (res.body === null) return { bytes: new Uint8Array(0), truncated: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return { bytes: concat(chunks, size), truncated };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The full body size, when the response states it. With a Content-Encoding, Content-Length counts the
+ * compressed bytes while fetch hands over decompressed ones, so it says nothing useful.
+ */
+function declaredLength(res: Response): number | undefined {
+  const encoding = res.headers.get('content-encoding');
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return undefined;
+  const header = res.headers.get('content-length');
+  if (header === null || !/^\s*\d+\s*$/.test(header)) return undefined;
+  return Number(header);
+}
+
+function truncationNote(res: Response, shownBytes: number): string {
+  const total = declaredLength(res);
+  const remaining = total === undefined ? 0 : total - shownBytes;
+  return remaining > 0
+    ? `…[truncated: ${remaining} more bytes not shown]`
+    : '…[truncated: more bytes not shown]';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Media types
+// ---------------------------------------------------------------------------------------------------
+
+function essenceOf(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+function charsetOf(contentType: string): string {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
+  return match?.[1] ?? 'utf-8';
+}
+
+function isJsonType(essence: string): boolean {
+  return essence === 'application/json' || essence === 'text/json' || essence.endsWith('+json');
+}
+
+const TEXTUAL_TYPES = new Set([
+  'application/xml',
+  'application/javascript',
+  'application/ecmascript',
+  'application/x-www-form-urlencoded',
+  'application/graphql',
+  'application/yaml',
+  'application/x-yaml',
+  'application/toml',
+  'application/csv',
+  'application/sql',
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/x-sh',
+  'image/svg+xml', // XML text; MCP clients do not render SVG as an image
+]);
+
+function isTextualType(essence: string): boolean {
+  return (
+    essence.startsWith('text/') ||
+    TEXTUAL_TYPES.has(essence) ||
+    essence.endsWith('+xml') ||
+    essence.endsWith('+yaml')
+  );
+}
+
+const BINARY_TYPES = new Set([
+  'application/octet-stream',
+  'application/pdf',
+  'application/zip',
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-tar',
+  'application/x-bzip2',
+  'application/x-7z-compressed',
+  'application/x-rar-compressed',
+  'application/java-archive',
+  'application/msword',
+  'application/wasm',
+  'application/protobuf',
+  'application/x-protobuf',
+]);
+
+function isBinaryType(essence: string): boolean {
+  return (
+    BINARY_TYPES.has(essence) ||
+    essence.startsWith('video/') ||
+    essence.startsWith('font/') ||
+    essence.startsWith('model/') ||
+    essence.startsWith('application/vnd.openxmlformats') ||
+    essence.startsWith('application/vnd.ms-')
+  );
+}
+
+/** Decodes with the declared charset; a cut-off multi-byte character at the end is dropped, not mangled. */
+function decodeText(bytes: Uint8Array, contentType: string, truncated: boolean): string {
+  return decoderFor(charsetOf(contentType)).decode(bytes, { stream: truncated });
+}
+
+/** An unknown or unsupported charset label falls back to UTF-8 rather than failing the call. */
+function decoderFor(charset: string) {
+  try {
+    return new TextDecoder(charset);
+  } catch {
+    return new TextDecoder('utf-8');
+  }
+}
+
+/** Valid UTF-8 with no control characters beyond whitespace: safe to show as text. */
+function looksLikeText(bytes: Uint8Array, truncated: boolean): boolean {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: truncated });
+  } catch {
+    return false;
+  }
+  return !/[\u0000-\u0008\u000E-\u001A\u001C-\u001F]/.test(text);
+}
+
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+function statusLine(res: Response): string {
+  return res.statusText ? `HTTP ${res.status} ${res.statusText}` : `HTTP ${res.status}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Results
+// ---------------------------------------------------------------------------------------------------
+
+/** `HTTP 404 Not Found from GET /pets/7`, then the start of the body. Never structuredContent. */
+function errorResponseResult(res: Response, body: CappedBody, contentType: string, label: string): ToolResult {
+  const heading = `${statusLine(res)} from ${label}`;
+  if (body.bytes.byteLength === 0) return errorResult(heading);
+  const essence = essenceOf(contentType);
+  const textual =
+    isJsonType(essence) || isTextualType(essence) || (!isBinaryType(essence) && looksLikeText(body.bytes, body.truncated));
+  if (!textual) {
+    return errorResult(`${heading}\n\n[${describeSize(res, body)} of ${essence || 'binary data'}]`);
+  }
+  const text = decodeText(body.bytes, contentType, body.truncated);
+  const excerpt = text.slice(0, ERROR_EXCERPT_CHARS);
+  if (excerpt.length === text.length && !body.truncated) return errorResult(`${heading}\n\n${text}`);
+  return errorResult(`${heading}\n\n${excerpt}\n${truncationNote(res, Buffer.byteLength(excerpt))}`);
+}
+
+function describeSize(res: Response, body: CappedBody): string {
+  const declared = declaredLength(res);
+  if (declared !== undefined) return `${declared} bytes`;
+  return body.truncated ? `more than ${body.bytes.byteLength} bytes` : `${body.bytes.byteLength} bytes`;
+}
+
+function successResult(res: Response, body: CappedBody, contentType: string, maxBytes: number): ToolResult {
+  const essence = essenceOf(contentType);
+  if (isJsonType(essence) || isTextualType(essence)) return textualResult(res, body, contentType);
+  if (essence.startsWith('image/')) return mediaResult(res, body, 'image', essence, maxBytes);
+  if (essence.startsWith('audio/')) return mediaResult(res, body, 'audio', essence, maxBytes);
+  if (isBinaryType(essence)) return mediaResult(res, body, 'resource', essence, maxBytes);
+  // No or unrecognized Content-Type: trust the bytes.
+  if (looksLikeText(body.bytes, body.truncated)) return textualResult(res, body, contentType);
+  return mediaResult(res, body, 'resource', essence || 'application/octet-stream', maxBytes);
+}
+
+/**
+ * The body text as received (not re-formatted). JSON that parses to a plain object is also returned as
+ * structuredContent; a JSON content type with invalid JSON is still a successful text result. Without a
+ * Content-Type, a body that parses as JSON counts as JSON; with a non-JSON type it is plain text.
+ */
+function textualResult(res: Response, body: CappedBody, contentType: string): ToolResult {
+  const text = decodeText(body.bytes, contentType, body.truncated);
+  if (body.truncated) return textResult(`${text}\n${truncationNote(res, shownBytes(text, body, contentType))}`);
+  const essence = essenceOf(contentType);
+  const result = textResult(text);
+  if (isJsonType(essence) || essence === '') {
+    const parsed = parseJson(text);
+    if (isPlainObject(parsed)) result.structuredContent = parsed;
+  }
+  return result;
+}
+
+/**
+ * Images, audio and other binary data, base64-encoded. A truncated binary body would be corrupt, so
+ * it is described in text instead of being sent.
+ */
+function mediaResult(
+  res: Response,
+  body: CappedBody,
+  kind: 'image' | 'audio' | 'resource',
+  mimeType: string,
+  maxBytes: number,
+): ToolResult {
+  if (body.truncated) {
+    return textResult(
+      `${statusLine(res)}: the ${mimeType} body is larger than the ${maxBytes}-byte limit and was not included. ` +
+        truncationNote(res, body.bytes.byteLength),
+    );
+  }
+  const data = toBase64(body.bytes);
+  if (kind === 'resource') return { content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }] };
+  return { content: [{ type: kind, data, mimeType }] };
+}
+
+/** Bytes actually shown: a multi-byte character cut by the cap was dropped by the decoder. */
+function shownBytes(text: string, body: CappedBody, contentType: string): number {
+  const charset = charsetOf(contentType).toLowerCase();
+  return charset === 'utf-8' || charset === 'utf8' ? Buffer.byteLength(text) : body.bytes.byteLength;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

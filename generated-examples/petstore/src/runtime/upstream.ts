@@ -1,0 +1,168 @@
+/**
+ * Sends a built request upstream and turns whatever happens into a tool result. Upstream problems
+ * (HTTP errors, timeouts, unreachable hosts, refused redirects) become isError results; only the
+ * client's own cancellation is rethrown, so the MCP SDK can handle it as a cancellation.
+ */
+import type { BuiltRequest } from './request.js';
+import { errorResult, responseToResult, type ToolResult } from './response.js';
+
+export interface UpstreamOptions {
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  timeoutMs: number;
+  /** The MCP request's cancellation signal. */
+  signal?: AbortSignal;
+  maxBytes: number;
+  /** Names the request in messages, e.g. `GET /pets/{petId}`. */
+  label: string;
+}
+
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Promise<ToolResult> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const origin = originOf(req.url);
+  let phase: Phase = 'send';
+  try {
+    const outcome = await fetchFollowingSameOrigin(opts.fetch ?? fetch, req, signal, origin);
+    if (outcome.kind === 'refused') return errorResult(outcome.message);
+    phase = 'read';
+    return await responseToResult(outcome.response, { maxBytes: opts.maxBytes, requestLabel: opts.label });
+  } catch (error) {
+    // Cancellation by the client is not an upstream problem: let it propagate.
+    if (opts.signal?.aborted) throw error;
+    if (timeout.aborted) return errorResult(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms`);
+    return errorResult(describeFailure(error, phase, origin, opts.label));
+  }
+}
+
+type Phase = 'send' | 'read';
+
+type FetchOutcome = { kind: 'response'; response: Response } | { kind: 'refused'; message: string };
+
+/**
+ * fetch's own redirect handling would follow a redirect anywhere, taking the credential headers along.
+ * Redirects are followed by hand instead, and only within the request's origin.
+ */
+async function fetchFollowingSameOrigin(
+  doFetch: typeof fetch,
+  req: BuiltRequest,
+  signal: AbortSignal,
+  origin: string,
+): Promise<FetchOutcome> {
+  let url = req.url;
+  let method = req.method;
+  let body = req.body;
+  let headers = req.headers;
+  for (let followed = 0; ; followed++) {
+    const response = await doFetch(url, { method, headers, body, redirect: 'manual', signal });
+    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    if (location === null) return { kind: 'response', response };
+    await discardBody(response);
+
+    const target = resolveLocation(location, url);
+    if (target === undefined) {
+      return { kind: 'refused', message: `Upstream sent an invalid redirect location "${location}" for ${url}` };
+    }
+    if (target.origin !== origin) {
+      return {
+        kind: 'refused',
+        message: `Refused to follow a redirect from ${origin} to a different origin: ${target.origin}`,
+      };
+    }
+    if (followed >= MAX_REDIRECTS) {
+      return { kind: 'refused', message: `Too many redirects (more than ${MAX_REDIRECTS}) for ${url}` };
+    }
+    if (switchesToGet(response.status, method)) {
+      // As fetch does: 303 (and 301/302 after POST) repeat the request as a GET without a body.
+      method = 'GET';
+      body = undefined;
+      headers = withoutHeader(headers, 'content-type');
+    }
+    url = target.href;
+  }
+}
+
+function switchesToGet(status: number, method: string): boolean {
+  return (status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
+}
+
+function resolveLocation(location: string, currentUrl: string): URL | undefined {
+  try {
+    return new URL(location, currentUrl);
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name));
+}
+
+/** A redirect's body is never shown; cancel it so the connection can be released. */
+async function discardBody(response: Response): Promise<void> {
+  await response.body?.cancel().catch(() => undefined);
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Error messages
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * fetch reports network failures as `TypeError: fetch failed` with the system error (ECONNREFUSED,
+ * ENOTFOUND, ECONNRESET, …) somewhere in its `cause` chain.
+ */
+function describeFailure(error: unknown, phase: Phase, origin: string, label: string): string {
+  const code = networkErrorCode(error);
+  const reason = code ?? innermostMessage(error);
+  if (phase === 'read') return `Connection to ${origin} failed while reading the response to ${label}: ${reason}`;
+  if (code !== undefined || isFetchFailure(error)) return `Could not reach ${origin}: ${reason}`;
+  return `Could not send the request to ${label}: ${reason}`;
+}
+
+/** The first system error code (`ECONNREFUSED`) or undici socket/connect code in the cause chain. */
+function networkErrorCode(error: unknown): string | undefined {
+  for (const candidate of causeChain(error)) {
+    const code = candidate.code;
+    if (typeof code === 'string' && (/^E[A-Z0-9_]+$/.test(code) || /^UND_ERR_(SOCKET|CONNECT|CLOSED)/.test(code))) {
+      return code;
+    }
+  }
+  return undefined;
+}
+
+function isFetchFailure(error: unknown): boolean {
+  return error instanceof TypeError && error.message === 'fetch failed';
+}
+
+function innermostMessage(error: unknown): string {
+  const chain = causeChain(error);
+  for (let index = chain.length - 1; index >= 0; index--) {
+    const message = chain[index]?.message;
+    if (typeof message === 'string' && message !== '') return message;
+  }
+  return String(error);
+}
+
+/** The error, its causes, and the first member of any AggregateError (happy-eyeballs connects). */
+function causeChain(error: unknown): Array<Record<string, unknown>> {
+  const chain: Array<Record<string, unknown>> = [];
+  let current: unknown = error;
+  while (typeof current === 'object' && current !== null && chain.length < 8 && !chain.includes(current as Record<string, unknown>)) {
+    const record = current as Record<string, unknown>;
+    chain.push(record);
+    const errors = record.errors;
+    current = record.cause ?? (Array.isArray(errors) ? errors[0] : undefined);
+  }
+  return chain;
+}

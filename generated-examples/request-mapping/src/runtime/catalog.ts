@@ -1,0 +1,126 @@
+/**
+ * The data contract between the generator and the runtime: `catalog.json` in a generated project holds a
+ * `Catalog`. The generator writes it (src/emit), the runtime reads it. Nothing else crosses that line, so
+ * this file is the only place where both sides must agree.
+ */
+
+/** A JSON Schema 2020-12 document or sub-schema, kept as plain data. */
+export type JsonSchema = { [key: string]: unknown };
+
+export type ParamLocation = 'path' | 'query' | 'header' | 'cookie';
+
+/** OpenAPI serialization styles (3.x names; Swagger 2.0 collectionFormat is mapped onto these). */
+export type ParamStyle =
+  | 'simple'
+  | 'label'
+  | 'matrix'
+  | 'form'
+  | 'spaceDelimited'
+  | 'pipeDelimited'
+  | 'deepObject'
+  /** Swagger 2.0 `collectionFormat: tsv`: tab-separated values. */
+  | 'tabDelimited';
+
+/** How one tool argument becomes one parameter on the wire. */
+export interface ParamPlan {
+  /** Property name in the tool's inputSchema (may differ from `name` when names collide). */
+  arg: string;
+  /** Name on the wire, exactly as the spec spells it. */
+  name: string;
+  in: ParamLocation;
+  style: ParamStyle;
+  explode: boolean;
+  /** Query only: leave RFC 3986 reserved characters unencoded. */
+  allowReserved?: boolean;
+  /** Parameters declared with `content` (not `schema`): the value is serialized as this media type (JSON). */
+  contentType?: string;
+}
+
+/**
+ * How the request body is encoded.
+ * - json: JSON.stringify of the argument.
+ * - form: application/x-www-form-urlencoded; objects become `a[b]=c`, arrays `a[]=x` (the convention of
+ *   Stripe and of most form APIs), unless `encoding` says otherwise.
+ * - multipart: multipart/form-data; file parts are `{ base64|text, filename?, contentType? }` objects.
+ * - binary: the argument is `{ base64 }` or `{ text }`; sent as raw bytes.
+ * - text: the argument is a string, sent as is.
+ */
+export type BodyKind = 'json' | 'form' | 'multipart' | 'binary' | 'text';
+
+export interface BodyPlan {
+  arg: string;
+  mediaType: string;
+  kind: BodyKind;
+  required: boolean;
+  /** Multipart/form: properties that are files (base64 objects in the input). */
+  fileFields?: string[];
+  /** Form/multipart: per-property serialization from the spec's `encoding` (only non-defaults are listed). */
+  encoding?: Record<string, { style?: ParamStyle; explode?: boolean; contentType?: string }>;
+}
+
+export interface RequestPlan {
+  method: string;
+  /** Path template as in the spec, e.g. `/pets/{petId}`. */
+  path: string;
+  params: ParamPlan[];
+  body?: BodyPlan;
+  /** Operation- or path-level server URL (absolute or relative), used instead of the API's default base URL. */
+  server?: string;
+  /** Media type to ask for, when the operation's success response names one. */
+  accept?: string;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface CatalogTool {
+  name: string;
+  title?: string;
+  description: string;
+  /** Root `type: object` schema; `$ref`s point into `#/$defs/<name>` for names listed in `defs`. */
+  inputSchema: JsonSchema;
+  /** Names of shared schemas (in `Catalog.defs`) this tool's inputSchema needs, transitively. */
+  defs: string[];
+  annotations: ToolAnnotations;
+  request: RequestPlan;
+  /** Names of security requirement alternatives; each alternative is a list of scheme names (AND). */
+  security?: string[][];
+  operationId?: string;
+  deprecated?: boolean;
+}
+
+/** How credentials for one security scheme are sent upstream, and where they come from. */
+export interface CatalogSecurityScheme {
+  name: string;
+  kind: 'apiKey' | 'http-bearer' | 'http-basic' | 'http-raw' | 'oauth2' | 'openIdConnect';
+  /** apiKey: where and under which name the key goes. */
+  in?: 'header' | 'query' | 'cookie';
+  paramName?: string;
+  /** http: the scheme word (`Bearer`, `Basic`, `Digest`, …). */
+  scheme?: string;
+  /** Environment variables that hold the credential (token/key, or username + password for basic). */
+  env: { value?: string; username?: string; password?: string };
+}
+
+export interface Catalog {
+  /** Bumped when the shape of this file changes. */
+  format: 1;
+  server: {
+    name: string;
+    version: string;
+    title: string;
+    instructions: string;
+  };
+  /** Default upstream base URL, or undefined when the spec names none (API_BASE_URL is then required). */
+  baseUrl?: string;
+  /** Why there is no usable default base URL, shown at start-up. */
+  baseUrlNote?: string;
+  defs: Record<string, JsonSchema>;
+  tools: CatalogTool[];
+  securitySchemes: CatalogSecurityScheme[];
+}

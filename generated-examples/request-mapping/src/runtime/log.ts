@@ -1,0 +1,36 @@
+/**
+ * Structured logs, one JSON object per line, on stderr only: over stdio, stdout is the protocol channel.
+ * Callers never pass credentials here; `redact` is a second line of defence for values that slip through.
+ */
+import type { RuntimeConfig } from './config.js';
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+type Level = keyof typeof LEVELS;
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export function createLogger(level: RuntimeConfig['logLevel'], secrets: () => readonly string[] = () => []): Logger {
+  const write = (at: Level, msg: string, fields?: Record<string, unknown>) => {
+    if (LEVELS[at] < LEVELS[level]) return;
+    const line = JSON.stringify({ level: at, msg, ...fields });
+    process.stderr.write(`${redact(line, secrets())}\n`);
+  };
+  return {
+    debug: (m, f) => write('debug', m, f),
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+  };
+}
+
+/** Replaces every occurrence of a known secret (4+ characters) with `[redacted]`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}

@@ -1,0 +1,28 @@
+/**
+ * Generates a project from a spec into a temporary folder and builds it against this repo's node_modules
+ * (linked, not installed: the one real `npm install` is in test/e2e/install.test.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generate, type GenerateResult } from '../../src/pipeline.js';
+import type { UserOptions } from '../../src/options.js';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+
+export interface BuiltProject {
+  dir: string;
+  result: GenerateResult;
+  entry: string;
+  cleanup: () => void;
+}
+
+export async function generateAndBuild(spec: string, options: Partial<UserOptions> = {}): Promise<BuiltProject> {
+  const root = mkdtempSync(join(tmpdir(), 'otm-e2e-'));
+  const dir = join(root, 'server');
+  const result = await generate({ spec, out: dir, validate: false, ...options });
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });
+  return { dir, result, entry: join(dir, 'dist', 'index.js'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}

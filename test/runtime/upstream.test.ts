@@ -1,0 +1,333 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRequest, type BuiltRequest } from '../../templates/runtime/request.js';
+import { callUpstream } from '../../templates/runtime/upstream.js';
+
+const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
+
+let server: http.Server;
+let base: string;
+let closedPortBase: string;
+
+/** Routes of the fake upstream API. */
+function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  switch (url.pathname) {
+    case '/json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":7,"name":"Rex"}');
+      return;
+    case '/array':
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2,3]');
+      return;
+    case '/text':
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('hello');
+      return;
+    case '/image':
+      res.writeHead(200, { 'content-type': 'image/png' }).end(PNG_BYTES);
+      return;
+    case '/empty':
+      res.writeHead(204).end();
+      return;
+    case '/missing':
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such pet"}');
+      return;
+    case '/boom':
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('database exploded');
+      return;
+    case '/big':
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100000' }).end('x'.repeat(100_000));
+      return;
+    case '/slow':
+      setTimeout(() => {
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('finally');
+      }, 2_000).unref();
+      return;
+    case '/reset':
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('partial');
+      setTimeout(() => res.destroy(), 20).unref();
+      return;
+    case '/redirect':
+      res.writeHead(302, { location: '/json' }).end();
+      return;
+    case '/redirect-chain':
+      res.writeHead(307, { location: `${base}/redirect` }).end();
+      return;
+    case '/loop':
+      res.writeHead(302, { location: '/loop' }).end();
+      return;
+    case '/cross':
+      res.writeHead(302, { location: 'http://evil.example:8080/steal' }).end();
+      return;
+    case '/see-other':
+      req.resume();
+      res.writeHead(303, { location: '/echo' }).end();
+      return;
+    case '/temporary':
+      req.resume();
+      res.writeHead(307, { location: '/echo' }).end();
+      return;
+    case '/echo': {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const echo = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(echo));
+      });
+      return;
+    }
+    default:
+      res.writeHead(404).end();
+  }
+}
+
+beforeAll(async () => {
+  server = http.createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // A port that was just free and is now closed: connecting to it is refused.
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  closedPortBase = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+function get(path: string, headers: Record<string, string> = {}): BuiltRequest {
+  return { method: 'GET', url: `${base}${path}`, headers: { accept: 'application/json, */*', ...headers } };
+}
+
+const OPTS = { timeoutMs: 2_000, maxBytes: 10_000, label: 'GET /thing' };
+
+describe('callUpstream against a local server', () => {
+  it('200 JSON object → text + structuredContent', async () => {
+    expect(await callUpstream(get('/json'), OPTS)).toEqual({
+      content: [{ type: 'text', text: '{"id":7,"name":"Rex"}' }],
+      structuredContent: { id: 7, name: 'Rex' },
+    });
+  });
+
+  it('200 JSON array → text only', async () => {
+    expect(await callUpstream(get('/array'), OPTS)).toEqual({ content: [{ type: 'text', text: '[1,2,3]' }] });
+  });
+
+  it('200 text', async () => {
+    expect(await callUpstream(get('/text'), OPTS)).toEqual({ content: [{ type: 'text', text: 'hello' }] });
+  });
+
+  it('200 image', async () => {
+    expect(await callUpstream(get('/image'), OPTS)).toEqual({
+      content: [{ type: 'image', data: PNG_BYTES.toString('base64'), mimeType: 'image/png' }],
+    });
+  });
+
+  it('204', async () => {
+    expect(await callUpstream(get('/empty'), OPTS)).toEqual({
+      content: [{ type: 'text', text: 'HTTP 204 No Content (empty body)' }],
+    });
+  });
+
+  it('404 → isError with status and body', async () => {
+    expect(await callUpstream(get('/missing'), OPTS)).toEqual({
+      content: [{ type: 'text', text: 'HTTP 404 Not Found from GET /thing\n\n{"error":"no such pet"}' }],
+      isError: true,
+    });
+  });
+
+  it('500 → isError with status and body', async () => {
+    expect(await callUpstream(get('/boom'), OPTS)).toEqual({
+      content: [{ type: 'text', text: 'HTTP 500 Internal Server Error from GET /thing\n\ndatabase exploded' }],
+      isError: true,
+    });
+  });
+
+  it('truncates past maxBytes', async () => {
+    const result = await callUpstream(get('/big'), { ...OPTS, maxBytes: 100 });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: `${'x'.repeat(100)}\n…[truncated: 99900 more bytes not shown]` }],
+    });
+  });
+
+  it('times out with a clear message', async () => {
+    const started = Date.now();
+    const result = await callUpstream(get('/slow'), { ...OPTS, timeoutMs: 100 });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'Request to GET /thing timed out after 100 ms' }],
+      isError: true,
+    });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('connection refused', async () => {
+    const result = await callUpstream(
+      { method: 'GET', url: `${closedPortBase}/x`, headers: {} },
+      OPTS,
+    );
+    expect(result).toEqual({
+      content: [{ type: 'text', text: `Could not reach ${closedPortBase}: ECONNREFUSED` }],
+      isError: true,
+    });
+  });
+
+  it('a connection dropped mid-body', async () => {
+    const result = await callUpstream(get('/reset'), OPTS);
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      new RegExp(`^Connection to ${base.replace(/\./g, '\\.')} failed while reading the response to GET /thing: `),
+    );
+  });
+
+  it('follows a same-origin redirect', async () => {
+    expect(await callUpstream(get('/redirect'), OPTS)).toEqual({
+      content: [{ type: 'text', text: '{"id":7,"name":"Rex"}' }],
+      structuredContent: { id: 7, name: 'Rex' },
+    });
+    expect((await callUpstream(get('/redirect-chain'), OPTS)).structuredContent).toEqual({ id: 7, name: 'Rex' });
+  });
+
+  it('refuses a cross-origin redirect, naming the target origin', async () => {
+    expect(await callUpstream(get('/cross', { authorization: 'Bearer secret' }), OPTS)).toEqual({
+      content: [{ type: 'text', text: `Refused to follow a redirect from ${base} to a different origin: http://evil.example:8080` }],
+      isError: true,
+    });
+  });
+
+  it('stops after 5 redirects', async () => {
+    expect(await callUpstream(get('/loop'), OPTS)).toEqual({
+      content: [{ type: 'text', text: `Too many redirects (more than 5) for ${base}/loop` }],
+      isError: true,
+    });
+  });
+
+  it('303 after POST repeats as GET without body; 307 keeps method, body and headers', async () => {
+    const post = (path: string): BuiltRequest => ({
+      method: 'POST',
+      url: `${base}${path}`,
+      headers: { 'content-type': 'application/json', 'x-key': 'k' },
+      body: '{"a":1}',
+    });
+    const seeOther = (await callUpstream(post('/see-other'), OPTS)).structuredContent as {
+      method: string;
+      body: string;
+      headers: Record<string, string>;
+    };
+    expect(seeOther.method).toBe('GET');
+    expect(seeOther.body).toBe('');
+    expect(seeOther.headers['content-type']).toBeUndefined();
+    expect(seeOther.headers['x-key']).toBe('k');
+
+    const temporary = (await callUpstream(post('/temporary'), OPTS)).structuredContent as {
+      method: string;
+      body: string;
+      headers: Record<string, string>;
+    };
+    expect(temporary).toMatchObject({ method: 'POST', body: '{"a":1}' });
+    expect(temporary.headers['content-type']).toBe('application/json');
+  });
+
+  it('rethrows when the client aborts, so the MCP SDK sees the cancellation', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const call = callUpstream(get('/slow'), { ...OPTS, signal: controller.signal });
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('rethrows an abort that happened before the call', async () => {
+    const reason = new Error('cancelled by client');
+    await expect(callUpstream(get('/json'), { ...OPTS, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+  });
+
+  it('works end to end with buildRequest: query, headers, cookie and a JSON body', async () => {
+    const request = buildRequest(
+      {
+        method: 'post',
+        path: '/echo',
+        params: [
+          { arg: 'q', name: 'q', in: 'query', style: 'form', explode: true },
+          { arg: 'trace', name: 'X-Trace', in: 'header', style: 'simple', explode: false },
+          { arg: 'sid', name: 'sid', in: 'cookie', style: 'form', explode: true },
+        ],
+        body: { arg: 'body', mediaType: 'application/json', kind: 'json', required: true },
+      },
+      { q: ['a b', 'c'], trace: 'line1\r\nX-Injected: yes', sid: 's;1', body: { name: 'Rex' } },
+      base,
+    );
+    const echo = (await callUpstream(request, OPTS)).structuredContent as {
+      method: string;
+      url: string;
+      headers: Record<string, string>;
+      body: string;
+    };
+    expect(echo.method).toBe('POST');
+    expect(echo.url).toBe('/echo?q=a%20b&q=c');
+    expect(echo.headers['x-trace']).toBe('line1%0D%0AX-Injected: yes');
+    expect(echo.headers['x-injected']).toBeUndefined();
+    expect(echo.headers.cookie).toBe('sid=s%3B1');
+    expect(echo.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(echo.body)).toEqual({ name: 'Rex' });
+  });
+
+  it('sends multipart bodies with the boundary fetch chose', async () => {
+    const request = buildRequest(
+      {
+        method: 'post',
+        path: '/echo',
+        params: [],
+        body: { arg: 'body', mediaType: 'multipart/form-data', kind: 'multipart', required: true, fileFields: ['file'] },
+      },
+      { body: { file: { base64: PNG_BYTES.toString('base64'), filename: 'p.png', contentType: 'image/png' }, note: 'hi' } },
+      base,
+    );
+    const echo = (await callUpstream(request, OPTS)).structuredContent as { headers: Record<string, string>; body: string };
+    expect(echo.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(echo.body).toContain('filename="p.png"');
+    expect(echo.body).toContain('name="note"');
+  });
+});
+
+describe('callUpstream with an injected fetch', () => {
+  const request: BuiltRequest = { method: 'GET', url: 'https://api.example.com/x', headers: {} };
+
+  it('DNS failure', async () => {
+    const failing: typeof fetch = () =>
+      Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }));
+    expect(await callUpstream(request, { ...OPTS, fetch: failing })).toEqual({
+      content: [{ type: 'text', text: 'Could not reach https://api.example.com: ENOTFOUND' }],
+      isError: true,
+    });
+  });
+
+  it('a code inside an AggregateError (several addresses tried)', async () => {
+    const refused = Object.assign(new Error('connect ECONNRESET'), { code: 'ECONNRESET' });
+    const failing: typeof fetch = () =>
+      Promise.reject(new TypeError('fetch failed', { cause: new AggregateError([refused], 'all failed') }));
+    expect((await callUpstream(request, { ...OPTS, fetch: failing })).content).toEqual([
+      { type: 'text', text: 'Could not reach https://api.example.com: ECONNRESET' },
+    ]);
+  });
+
+  it('a request fetch refuses to send is an error result, not an exception', async () => {
+    const failing: typeof fetch = () => Promise.reject(new TypeError('Request with GET/HEAD method cannot have body.'));
+    expect(await callUpstream(request, { ...OPTS, fetch: failing })).toEqual({
+      content: [{ type: 'text', text: 'Could not send the request to GET /thing: Request with GET/HEAD method cannot have body.' }],
+      isError: true,
+    });
+  });
+
+  it('passes redirect: manual and a signal', async () => {
+    let seen: RequestInit | undefined;
+    const spy: typeof fetch = (_input, init) => {
+      seen = init;
+      return Promise.resolve(new Response('ok', { headers: { 'content-type': 'text/plain' } }));
+    };
+    await callUpstream(request, { ...OPTS, fetch: spy });
+    expect(seen?.redirect).toBe('manual');
+    expect(seen?.signal).toBeInstanceOf(AbortSignal);
+  });
+});

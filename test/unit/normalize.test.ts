@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
+import { normalizeSpec } from '../../src/normalize/index.js';
+import { pickMediaType } from '../../src/normalize/request-body.js';
+import type { SpecDialect } from '../../src/ir/types.js';
+
+function normalize(document: Record<string, unknown>, dialect: SpecDialect = 'openapi-3.0') {
+  const diags = new Diagnostics();
+  return { api: normalizeSpec({ document, dialect }, diags), diags };
+}
+
+describe('normalize', () => {
+  it('merges path-level and operation-level parameters, the operation winning', () => {
+    const { api } = normalize({
+      openapi: '3.0.0',
+      paths: {
+        '/a/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'q', in: 'query', schema: { type: 'string' } }],
+          get: { parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'integer' } }], responses: {} },
+        },
+      },
+    });
+    const params = api.operations[0]!.parameters;
+    expect(params.map((p) => [p.in, p.name, p.required, p.schema['type']])).toEqual([
+      ['path', 'id', true, 'string'],
+      ['query', 'q', true, 'integer'],
+    ]);
+  });
+
+  it('maps Swagger 2.0 collectionFormat, host/basePath and formData', () => {
+    const { api } = normalize(
+      {
+        swagger: '2.0',
+        host: 'api.example.com',
+        basePath: '/v2',
+        schemes: ['http', 'https'],
+        paths: {
+          '/pets': {
+            post: {
+              consumes: ['multipart/form-data'],
+              parameters: [
+                { name: 'tags', in: 'query', type: 'array', items: { type: 'string' }, collectionFormat: 'pipes' },
+                { name: 'ids', in: 'query', type: 'array', items: { type: 'integer' } },
+                { name: 'file', in: 'formData', type: 'file', required: true },
+                { name: 'note', in: 'formData', type: 'string' },
+              ],
+              responses: {},
+            },
+          },
+        },
+      },
+      'swagger-2.0',
+    );
+    expect(api.servers.map((s) => s.url)).toEqual(['https://api.example.com/v2']);
+    const op = api.operations[0]!;
+    expect(op.parameters.map((p) => [p.name, p.style, p.explode])).toEqual([
+      ['tags', 'pipeDelimited', false],
+      ['ids', 'form', false],
+    ]);
+    expect(op.body).toMatchObject({ mediaType: 'multipart/form-data', encodingKind: 'multipart', required: true, fileFields: ['file'] });
+    expect(op.body!.schema['required']).toEqual(['file']);
+  });
+
+  it('substitutes server variables with their defaults', () => {
+    const { api } = normalize({ openapi: '3.0.0', servers: [{ url: 'https://{region}.example.com/{v}', variables: { region: { default: 'eu' }, v: { default: 'v1' } } }], paths: {} });
+    expect(api.servers[0]!.url).toBe('https://eu.example.com/v1');
+  });
+
+  it('picks request body media types by a fixed preference', () => {
+    expect(pickMediaType(['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json'])).toEqual({ mediaType: 'application/vnd.api+json', kind: 'json' });
+    expect(pickMediaType(['application/octet-stream', 'multipart/form-data'])).toEqual({ mediaType: 'multipart/form-data', kind: 'multipart' });
+    expect(pickMediaType(['application/xml'])).toEqual({ mediaType: 'application/xml', kind: 'text' });
+  });
+
+  it('ignores Accept, Content-Type and Authorization header parameters, as OpenAPI says', () => {
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { get: { parameters: [{ name: 'Accept', in: 'header', schema: { type: 'string' } }], responses: {} } } } });
+    expect(api.operations[0]!.parameters).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
+import { SchemaConverter } from '../../src/schema/to-json-schema.js';
+import { transitiveDefs } from '../../src/schema/refs.js';
+
+function converter(document: Record<string, unknown> = {}) {
+  const diags = new Diagnostics();
+  return { c: new SchemaConverter(document, diags), diags };
+}
+
+describe('OpenAPI schema → JSON Schema 2020-12', () => {
+  it('rewrites nullable, boolean exclusive bounds and example', () => {
+    const { c } = converter();
+    expect(c.convert({ type: 'integer', nullable: true, minimum: 1, exclusiveMinimum: true, example: 5 }, '#')).toEqual({
+      type: ['integer', 'null'],
+      exclusiveMinimum: 1,
+      examples: [5],
+    });
+    expect(c.convert({ type: 'string', enum: ['a'], nullable: true }, '#')).toEqual({ type: ['string', 'null'], enum: ['a', null] });
+  });
+
+  it('drops vendor extensions, discriminator and xml, and gives every array items', () => {
+    const { c } = converter();
+    expect(c.convert({ type: 'array', 'x-foo': 1, xml: { name: 'a' }, discriminator: { propertyName: 't' } }, '#')).toEqual({ type: 'array', items: {} });
+  });
+
+  it('leaves readOnly properties out of inputs, including from required', () => {
+    const { c } = converter();
+    const out = c.convert({ type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } }, '#');
+    expect(out).toEqual({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } });
+  });
+
+  it('turns refs into $defs, converting recursive schemas once', () => {
+    const doc = { components: { schemas: { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' } } } } } };
+    const { c } = converter(doc);
+    expect(c.convert({ $ref: '#/components/schemas/Node' }, '#')).toEqual({ $ref: '#/$defs/Node' });
+    expect(c.defs['Node']).toEqual({ type: 'object', properties: { child: { $ref: '#/$defs/Node' } } });
+    expect(transitiveDefs({ $ref: '#/$defs/Node' }, c.defs)).toEqual(['Node']);
+  });
+
+  it('merges allOf of inline objects and keeps shared members as refs', () => {
+    const doc = { components: { schemas: { Base: { type: 'object', properties: { a: { type: 'string' } } } } } };
+    const { c } = converter(doc);
+    expect(c.convert({ allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } }] }, '#')).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'integer' } },
+      required: ['b'],
+    });
+    expect(c.convert({ allOf: [{ $ref: '#/components/schemas/Base' }, { properties: { b: { type: 'integer' } } }] }, '#')).toEqual({
+      allOf: [{ $ref: '#/$defs/Base' }, { properties: { b: { type: 'integer' } } }],
+    });
+  });
+
+  it('keeps 3.1 type arrays and const, drops patterns Ajv cannot compile', () => {
+    const { c } = converter();
+    expect(c.convert({ type: ['string', 'null'], const: 'x', pattern: '(?<!a' }, '#')).toEqual({ type: ['string', 'null'], const: 'x' });
+  });
+
+  it('wraps a scalar default of an array parameter', () => {
+    const { c } = converter();
+    expect(c.convert({ type: 'array', items: { type: 'string' }, default: 'available' }, '#')).toEqual({ type: 'array', items: { type: 'string' }, default: ['available'] });
+  });
+
+  it('reports unresolved refs and accepts any value there', () => {
+    const { c, diags } = converter();
+    expect(c.convert({ $ref: 'other.yaml#/X' }, '#/p')).toHaveProperty('description');
+    expect(diags.all.map((d) => d.code)).toEqual(['OTM_UNRESOLVED_REF']);
+  });
+});
