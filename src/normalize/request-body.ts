@@ -44,7 +44,10 @@ export const FILE_INPUT_SCHEMA: JsonSchema = {
     filename: { type: 'string' },
     contentType: { type: 'string' },
   },
-  anyOf: [{ required: ['base64'] }, { required: ['text'] }],
+  anyOf: [
+    { properties: { base64: true }, required: ['base64'] },
+    { properties: { text: true }, required: ['text'] },
+  ],
   additionalProperties: false,
 };
 

@@ -95,7 +95,10 @@ function toBodyInit(body: BuiltRequest['body']): RequestInit['body'] {
 }
 
 function switchesToGet(status: number, method: string): boolean {
-  return (status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
+  return (
+    (status === 303 && method !== 'GET' && method !== 'HEAD') ||
+    ((status === 301 || status === 302) && method === 'POST')
+  );
 }
 
 function resolveLocation(location: string, currentUrl: string): URL | undefined {
@@ -129,23 +132,23 @@ function originOf(url: string): string {
 
 /**
  * fetch reports network failures as `TypeError: fetch failed` with the system error (ECONNREFUSED,
- * ENOTFOUND, ECONNRESET, …) somewhere in its `cause` chain.
+ * ENOTFOUND, ECONNRESET, …) somewhere in its `cause` chain. undici's own socket errors carry codes like
+ * UND_ERR_SOCKET that mean little to a reader, so for those the innermost message ("other side closed")
+ * is shown instead.
  */
 function describeFailure(error: unknown, phase: Phase, origin: string, label: string): string {
-  const code = networkErrorCode(error);
+  const code = systemErrorCode(error);
   const reason = code ?? innermostMessage(error);
   if (phase === 'read') return `Connection to ${origin} failed while reading the response to ${label}: ${reason}`;
   if (code !== undefined || isFetchFailure(error)) return `Could not reach ${origin}: ${reason}`;
   return `Could not send the request to ${label}: ${reason}`;
 }
 
-/** The first system error code (`ECONNREFUSED`) or undici socket/connect code in the cause chain. */
-function networkErrorCode(error: unknown): string | undefined {
+/** The first system error code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …) in the cause chain. */
+function systemErrorCode(error: unknown): string | undefined {
   for (const candidate of causeChain(error)) {
     const code = candidate.code;
-    if (typeof code === 'string' && (/^E[A-Z0-9_]+$/.test(code) || /^UND_ERR_(SOCKET|CONNECT|CLOSED)/.test(code))) {
-      return code;
-    }
+    if (typeof code === 'string' && /^E[A-Z0-9_]+$/.test(code)) return code;
   }
   return undefined;
 }
@@ -167,7 +170,12 @@ function innermostMessage(error: unknown): string {
 function causeChain(error: unknown): Array<Record<string, unknown>> {
   const chain: Array<Record<string, unknown>> = [];
   let current: unknown = error;
-  while (typeof current === 'object' && current !== null && chain.length < 8 && !chain.includes(current as Record<string, unknown>)) {
+  while (
+    typeof current === 'object' &&
+    current !== null &&
+    chain.length < 8 &&
+    !chain.includes(current as Record<string, unknown>)
+  ) {
     const record = current as Record<string, unknown>;
     chain.push(record);
     const errors = record.errors;

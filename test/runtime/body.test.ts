@@ -84,15 +84,21 @@ describe('form bodies (application/x-www-form-urlencoded)', () => {
   });
 
   it('spaces are %20, reserved characters are encoded', () => {
-    expect(encodeBody(form, { name: 'Jane Doe & co', 'k y': 'a=b+c' }).body).toBe('name=Jane%20Doe%20%26%20co&k%20y=a%3Db%2Bc');
+    expect(encodeBody(form, { name: 'Jane Doe & co', 'k y': 'a=b+c' }).body).toBe(
+      'name=Jane%20Doe%20%26%20co&k%20y=a%3Db%2Bc',
+    );
   });
 
   it('encoding: style form with explode true / false for a top-level array', () => {
-    const exploded = plan('form', 'application/x-www-form-urlencoded', { encoding: { ids: { style: 'form', explode: true } } });
+    const exploded = plan('form', 'application/x-www-form-urlencoded', {
+      encoding: { ids: { style: 'form', explode: true } },
+    });
     expect(encodeBody(exploded, { ids: [1, 2], other: ['x'] }).body).toBe('ids=1&ids=2&other[]=x');
     const joined = plan('form', 'application/x-www-form-urlencoded', { encoding: { ids: { explode: false } } });
     expect(encodeBody(joined, { ids: [1, 2] }).body).toBe('ids=1,2');
-    const piped = plan('form', 'application/x-www-form-urlencoded', { encoding: { ids: { style: 'pipeDelimited', explode: false } } });
+    const piped = plan('form', 'application/x-www-form-urlencoded', {
+      encoding: { ids: { style: 'pipeDelimited', explode: false } },
+    });
     expect(encodeBody(piped, { ids: [1, 2] }).body).toBe('ids=1|2');
   });
 
@@ -218,7 +224,9 @@ describe('multipart bodies', () => {
   });
 
   it('encoding.contentType application/json sends a whole array as one JSON part', async () => {
-    const withJson = plan('multipart', 'multipart/form-data', { encoding: { ids: { contentType: 'application/json' } } });
+    const withJson = plan('multipart', 'multipart/form-data', {
+      encoding: { ids: { contentType: 'application/json' } },
+    });
     const parsed = await roundTrip(encodeBody(withJson, { ids: [1, 2] }).body as FormData);
     const ids = parsed.getAll('ids');
     expect(ids).toHaveLength(1);
@@ -262,7 +270,9 @@ describe('binary bodies', () => {
 
   it('*/* becomes application/octet-stream, unless the file names its type', () => {
     expect(encodeBody(plan('binary', '*/*'), { base64: PNG_BASE64 }).contentType).toBe('application/octet-stream');
-    expect(encodeBody(plan('binary', '*/*'), { base64: PNG_BASE64, contentType: 'image/png' }).contentType).toBe('image/png');
+    expect(encodeBody(plan('binary', '*/*'), { base64: PNG_BASE64, contentType: 'image/png' }).contentType).toBe(
+      'image/png',
+    );
     expect(encodeBody(plan('binary', 'application/octet-stream'), 'x').contentType).toBe('application/octet-stream');
   });
 

@@ -113,7 +113,9 @@ describe('buildRequest', () => {
     it.each(['..', '.'])('%j as a whole segment is refused (URL parsers collapse %2E%2E too)', (name) => {
       expect(new URL(`${BASE}/files/%2E%2E/meta`).pathname).toBe('/v1/meta');
       const error = buildError(() => buildRequest(p, { name }, BASE));
-      expect(error.message).toBe(`Path argument "name" must not be "." or "..": it would change which endpoint is called.`);
+      expect(error.message).toBe(
+        `Path argument "name" must not be "." or "..": it would change which endpoint is called.`,
+      );
     });
 
     it('a literal "%2e%2e" value is encoded to %252e%252e and harmless', () => {
@@ -163,7 +165,9 @@ describe('buildRequest', () => {
   describe('origin assertion', () => {
     it('throws when a URL leaves the base origin', () => {
       expect(() => assertSameOrigin('https://evil.example/x', BASE)).toThrow(RequestBuildError);
-      expect(() => assertSameOrigin('https://api.example.com@evil.example/x', BASE)).toThrow(/would leave the API's origin/);
+      expect(() => assertSameOrigin('https://api.example.com@evil.example/x', BASE)).toThrow(
+        /would leave the API's origin/,
+      );
       expect(() => assertSameOrigin('http://api.example.com/v1/x', BASE)).toThrow(RequestBuildError);
       expect(() => assertSameOrigin('https://api.example.com:8443/v1/x', BASE)).toThrow(RequestBuildError);
       expect(() => assertSameOrigin('https://api.example.com/other', BASE)).not.toThrow();
@@ -180,7 +184,9 @@ describe('buildRequest', () => {
     it('hostile values stay on the base origin', () => {
       const p = plan('{host}/x', [param('host', 'path')]);
       for (const host of ['@evil.example', '//evil.example', 'evil.example:80@x', '\\evil.example']) {
-        expect(new URL(buildRequest(p, { host }, 'https://api.example.com').url).origin).toBe('https://api.example.com');
+        expect(new URL(buildRequest(p, { host }, 'https://api.example.com').url).origin).toBe(
+          'https://api.example.com',
+        );
       }
     });
   });
@@ -218,7 +224,11 @@ describe('buildRequest', () => {
     });
 
     it('a header named __proto__ is an ordinary header', () => {
-      const request = buildRequest(plan('/x', [param('__proto__', 'header')]), { __proto__: 'v' } as Record<string, unknown>, BASE);
+      const request = buildRequest(
+        plan('/x', [param('__proto__', 'header')]),
+        { __proto__: 'v' } as Record<string, unknown>,
+        BASE,
+      );
       expect(Object.getPrototypeOf(request.headers)).toBe(Object.prototype);
     });
   });
@@ -270,7 +280,11 @@ describe('buildRequest', () => {
 
     it('the body content-type wins over a content-type header param; multipart sets none', () => {
       const params = [param('Content-Type', 'header')];
-      const json = buildRequest(plan('/x', params, { method: 'post', body: body() }), { body: 1, 'Content-Type': 'text/plain' }, BASE);
+      const json = buildRequest(
+        plan('/x', params, { method: 'post', body: body() }),
+        { body: 1, 'Content-Type': 'text/plain' },
+        BASE,
+      );
       expect(json.headers['content-type']).toBe('application/json');
       const multipart = buildRequest(
         plan('/x', params, { method: 'post', body: body({ kind: 'multipart', mediaType: 'multipart/form-data' }) }),

@@ -5,12 +5,18 @@ const OPTS = { maxBytes: 1_000, requestLabel: 'GET /pets/7' };
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
 const PNG_BASE64 = Buffer.from(PNG_BYTES).toString('base64');
 
-function response(body: ConstructorParameters<typeof Response>[0], init: { status?: number; statusText?: string; headers?: Record<string, string> } = {}): Response {
+function response(
+  body: ConstructorParameters<typeof Response>[0],
+  init: { status?: number; statusText?: string; headers?: Record<string, string> } = {},
+): Response {
   return new Response(body, { status: init.status ?? 200, statusText: init.statusText ?? 'OK', headers: init.headers });
 }
 
 /** A body of unknown length, delivered in chunks, that records whether it was cancelled. */
-function streamed(chunks: string[]): { stream: ReadableStream<Uint8Array>; state: { cancelled: boolean; pulled: number } } {
+function streamed(chunks: string[]): {
+  stream: ReadableStream<Uint8Array>;
+  state: { cancelled: boolean; pulled: number };
+} {
   const state = { cancelled: false, pulled: 0 };
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
@@ -34,7 +40,10 @@ describe('responseToResult: success', () => {
   });
 
   it('a JSON array: text only', async () => {
-    const result = await responseToResult(response('[1,2]', { headers: { 'content-type': 'application/json; charset=utf-8' } }), OPTS);
+    const result = await responseToResult(
+      response('[1,2]', { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      OPTS,
+    );
     expect(result).toEqual({ content: [{ type: 'text', text: '[1,2]' }] });
   });
 
@@ -70,7 +79,14 @@ describe('responseToResult: success', () => {
   });
 
   it('text/* and textual application types are text', async () => {
-    for (const type of ['text/html', 'text/csv', 'application/xml', 'application/atom+xml', 'image/svg+xml', 'application/yaml']) {
+    for (const type of [
+      'text/html',
+      'text/csv',
+      'application/xml',
+      'application/atom+xml',
+      'image/svg+xml',
+      'application/yaml',
+    ]) {
       const result = await responseToResult(response('<a>b</a>', { headers: { 'content-type': type } }), OPTS);
       expect(result).toEqual({ content: [{ type: 'text', text: '<a>b</a>' }] });
     }
@@ -78,12 +94,18 @@ describe('responseToResult: success', () => {
 
   it('decodes the declared charset', async () => {
     const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
-    const result = await responseToResult(response(latin1, { headers: { 'content-type': 'text/plain; charset=iso-8859-1' } }), OPTS);
+    const result = await responseToResult(
+      response(latin1, { headers: { 'content-type': 'text/plain; charset=iso-8859-1' } }),
+      OPTS,
+    );
     expect(result.content).toEqual([{ type: 'text', text: 'café' }]);
   });
 
   it('an unknown charset falls back to UTF-8', async () => {
-    const result = await responseToResult(response('é', { headers: { 'content-type': 'text/plain; charset=x-nonsense' } }), OPTS);
+    const result = await responseToResult(
+      response('é', { headers: { 'content-type': 'text/plain; charset=x-nonsense' } }),
+      OPTS,
+    );
     expect(result.content).toEqual([{ type: 'text', text: 'é' }]);
   });
 
@@ -97,17 +119,26 @@ describe('responseToResult: success', () => {
     expect(result).toEqual({ content: [{ type: 'audio', data: PNG_BASE64, mimeType: 'audio/mpeg' }] });
   });
 
-  it.each(['application/octet-stream', 'application/pdf', 'application/zip', 'video/mp4'])('%s → embedded resource', async (type) => {
-    const result = await responseToResult(response(PNG_BYTES, { headers: { 'content-type': type } }), OPTS);
-    expect(result).toEqual({
-      content: [{ type: 'resource', resource: { uri: 'upstream://response', mimeType: type, blob: PNG_BASE64 } }],
-    });
-  });
+  it.each(['application/octet-stream', 'application/pdf', 'application/zip', 'video/mp4'])(
+    '%s → embedded resource',
+    async (type) => {
+      const result = await responseToResult(response(PNG_BYTES, { headers: { 'content-type': type } }), OPTS);
+      expect(result).toEqual({
+        content: [{ type: 'resource', resource: { uri: 'upstream://response', mimeType: type, blob: PNG_BASE64 } }],
+      });
+    },
+  );
 
   it('unknown types are sniffed: text when it decodes, a resource otherwise', async () => {
-    const textual = await responseToResult(response('plain words', { headers: { 'content-type': 'application/x-custom' } }), OPTS);
+    const textual = await responseToResult(
+      response('plain words', { headers: { 'content-type': 'application/x-custom' } }),
+      OPTS,
+    );
     expect(textual.content).toEqual([{ type: 'text', text: 'plain words' }]);
-    const binary = await responseToResult(response(PNG_BYTES, { headers: { 'content-type': 'application/x-custom' } }), OPTS);
+    const binary = await responseToResult(
+      response(PNG_BYTES, { headers: { 'content-type': 'application/x-custom' } }),
+      OPTS,
+    );
     expect(binary.content[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'application/x-custom' } });
     const untyped = await responseToResult(new Response(PNG_BYTES), OPTS);
     expect(untyped.content[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'application/octet-stream' } });
@@ -147,7 +178,9 @@ describe('responseToResult: byte cap', () => {
 
   it('a content-length with content-encoding is not used as the size', async () => {
     const { stream } = streamed(['x'.repeat(1_200)]);
-    const res = response(stream, { headers: { 'content-type': 'text/plain', 'content-length': '50', 'content-encoding': 'gzip' } });
+    const res = response(stream, {
+      headers: { 'content-type': 'text/plain', 'content-length': '50', 'content-encoding': 'gzip' },
+    });
     const text = (await responseToResult(res, OPTS)).content[0] as { text: string };
     expect(text.text.endsWith('…[truncated: more bytes not shown]')).toBe(true);
   });
@@ -163,13 +196,20 @@ describe('responseToResult: byte cap', () => {
     const json = JSON.stringify({ items: 'x'.repeat(2_000) });
     const result = await responseToResult(response(json, { headers: { 'content-type': 'application/json' } }), OPTS);
     expect(result.structuredContent).toBeUndefined();
-    expect((result.content[0] as { text: string }).text).toMatch(/^\{"items":"x+\n…\[truncated: more bytes not shown\]$/);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^\{"items":"x+\n…\[truncated: more bytes not shown\]$/,
+    );
   });
 
   it('a multi-byte character cut by the cap is dropped, not mangled', async () => {
     const body = `${'a'.repeat(999)}é`; // é is 2 bytes: the cap falls inside it
-    const result = await responseToResult(response(body, { headers: { 'content-type': 'text/plain', 'content-length': '1001' } }), OPTS);
-    expect((result.content[0] as { text: string }).text).toBe(`${'a'.repeat(999)}\n…[truncated: 2 more bytes not shown]`);
+    const result = await responseToResult(
+      response(body, { headers: { 'content-type': 'text/plain', 'content-length': '1001' } }),
+      OPTS,
+    );
+    expect((result.content[0] as { text: string }).text).toBe(
+      `${'a'.repeat(999)}\n…[truncated: 2 more bytes not shown]`,
+    );
   });
 
   it('a truncated image is described, not sent corrupt', async () => {
@@ -192,7 +232,11 @@ describe('responseToResult: byte cap', () => {
 describe('responseToResult: errors', () => {
   it('404 with a JSON body: isError, heading, body, never structuredContent', async () => {
     const result = await responseToResult(
-      response('{"error":"not found"}', { status: 404, statusText: 'Not Found', headers: { 'content-type': 'application/json' } }),
+      response('{"error":"not found"}', {
+        status: 404,
+        statusText: 'Not Found',
+        headers: { 'content-type': 'application/json' },
+      }),
       OPTS,
     );
     expect(result).toEqual({
@@ -202,7 +246,9 @@ describe('responseToResult: errors', () => {
   });
 
   it('500 with an empty body', async () => {
-    expect(await responseToResult(new Response(null, { status: 500, statusText: 'Internal Server Error' }), OPTS)).toEqual({
+    expect(
+      await responseToResult(new Response(null, { status: 500, statusText: 'Internal Server Error' }), OPTS),
+    ).toEqual({
       content: [{ type: 'text', text: 'HTTP 500 Internal Server Error from GET /pets/7' }],
       isError: true,
     });
@@ -211,7 +257,11 @@ describe('responseToResult: errors', () => {
   it('quotes only the first 2,000 characters', async () => {
     const body = 'e'.repeat(5_000);
     const result = await responseToResult(
-      response(body, { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'text/plain', 'content-length': '5000' } }),
+      response(body, {
+        status: 400,
+        statusText: 'Bad Request',
+        headers: { 'content-type': 'text/plain', 'content-length': '5000' },
+      }),
       { maxBytes: 100_000, requestLabel: 'POST /x' },
     );
     expect(result.isError).toBe(true);
@@ -221,7 +271,10 @@ describe('responseToResult: errors', () => {
   });
 
   it('a binary error body is described', async () => {
-    const result = await responseToResult(response(PNG_BYTES, { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'image/png' } }), OPTS);
+    const result = await responseToResult(
+      response(PNG_BYTES, { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'image/png' } }),
+      OPTS,
+    );
     expect(result).toEqual({
       content: [{ type: 'text', text: 'HTTP 502 Bad Gateway from GET /pets/7\n\n[10 bytes of image/png]' }],
       isError: true,

@@ -65,7 +65,13 @@ describe('query parameters: OpenAPI style examples table', () => {
     ['pipeDelimited', false, 'color=blue', 'color=blue|black|brown', 'color=R|100|G|200|B|150'],
     ['pipeDelimited', true, 'color=blue', 'color=blue&color=black&color=brown', 'R=100&G=200&B=150'],
     ['tabDelimited', false, 'color=blue', 'color=blue%09black%09brown', 'color=R%09100%09G%09200%09B%09150'],
-    ['deepObject', true, 'color=blue', 'color[]=blue&color[]=black&color[]=brown', 'color[R]=100&color[G]=200&color[B]=150'],
+    [
+      'deepObject',
+      true,
+      'color=blue',
+      'color[]=blue&color[]=black&color[]=brown',
+      'color[R]=100&color[G]=200&color[B]=150',
+    ],
   ];
   describe.each(rows)('%s explode=%s', (style, explode, primitive, array, object) => {
     const p = plan('query', style, explode);
@@ -116,9 +122,7 @@ describe('query parameter values', () => {
   });
 
   it('percent-encodes values with RFC 3986 unreserved-only output', () => {
-    expect(query(form, "a b&c=d#e+f/g?h!'()*é")).toBe(
-      'color=a%20b%26c%3Dd%23e%2Bf%2Fg%3Fh%21%27%28%29%2A%C3%A9',
-    );
+    expect(query(form, "a b&c=d#e+f/g?h!'()*é")).toBe('color=a%20b%26c%3Dd%23e%2Bf%2Fg%3Fh%21%27%28%29%2A%C3%A9');
   });
 
   it('delimiters inside items are encoded, the delimiters themselves are not', () => {
@@ -302,7 +306,7 @@ describe('cookie parameters: form style', () => {
 });
 
 describe('encoders', () => {
-  it('encodeRfc3986 encodes !\'()* on top of encodeURIComponent', () => {
+  it("encodeRfc3986 encodes !'()* on top of encodeURIComponent", () => {
     expect(encodeRfc3986("a-b_c.d~e!f'g(h)i*j")).toBe('a-b_c.d~e%21f%27g%28h%29i%2Aj');
   });
 

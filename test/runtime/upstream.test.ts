@@ -72,7 +72,12 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const echo = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const echo = {
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(echo));
       });
       return;
@@ -165,10 +170,7 @@ describe('callUpstream against a local server', () => {
   });
 
   it('connection refused', async () => {
-    const result = await callUpstream(
-      { method: 'GET', url: `${closedPortBase}/x`, headers: {} },
-      OPTS,
-    );
+    const result = await callUpstream({ method: 'GET', url: `${closedPortBase}/x`, headers: {} }, OPTS);
     expect(result).toEqual({
       content: [{ type: 'text', text: `Could not reach ${closedPortBase}: ECONNREFUSED` }],
       isError: true,
@@ -178,8 +180,8 @@ describe('callUpstream against a local server', () => {
   it('a connection dropped mid-body', async () => {
     const result = await callUpstream(get('/reset'), OPTS);
     expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toMatch(
-      new RegExp(`^Connection to ${base.replace(/\./g, '\\.')} failed while reading the response to GET /thing: `),
+    expect((result.content[0] as { text: string }).text).toBe(
+      `Connection to ${base} failed while reading the response to GET /thing: other side closed`,
     );
   });
 
@@ -193,7 +195,12 @@ describe('callUpstream against a local server', () => {
 
   it('refuses a cross-origin redirect, naming the target origin', async () => {
     expect(await callUpstream(get('/cross', { authorization: 'Bearer secret' }), OPTS)).toEqual({
-      content: [{ type: 'text', text: `Refused to follow a redirect from ${base} to a different origin: http://evil.example:8080` }],
+      content: [
+        {
+          type: 'text',
+          text: `Refused to follow a redirect from ${base} to a different origin: http://evil.example:8080`,
+        },
+      ],
       isError: true,
     });
   });
@@ -279,12 +286,26 @@ describe('callUpstream against a local server', () => {
         method: 'post',
         path: '/echo',
         params: [],
-        body: { arg: 'body', mediaType: 'multipart/form-data', kind: 'multipart', required: true, fileFields: ['file'] },
+        body: {
+          arg: 'body',
+          mediaType: 'multipart/form-data',
+          kind: 'multipart',
+          required: true,
+          fileFields: ['file'],
+        },
       },
-      { body: { file: { base64: PNG_BYTES.toString('base64'), filename: 'p.png', contentType: 'image/png' }, note: 'hi' } },
+      {
+        body: {
+          file: { base64: PNG_BYTES.toString('base64'), filename: 'p.png', contentType: 'image/png' },
+          note: 'hi',
+        },
+      },
       base,
     );
-    const echo = (await callUpstream(request, OPTS)).structuredContent as { headers: Record<string, string>; body: string };
+    const echo = (await callUpstream(request, OPTS)).structuredContent as {
+      headers: Record<string, string>;
+      body: string;
+    };
     expect(echo.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(echo.body).toContain('filename="p.png"');
     expect(echo.body).toContain('name="note"');
@@ -296,7 +317,11 @@ describe('callUpstream with an injected fetch', () => {
 
   it('DNS failure', async () => {
     const failing: typeof fetch = () =>
-      Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) }));
+      Promise.reject(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }),
+        }),
+      );
     expect(await callUpstream(request, { ...OPTS, fetch: failing })).toEqual({
       content: [{ type: 'text', text: 'Could not reach https://api.example.com: ENOTFOUND' }],
       isError: true,
@@ -315,7 +340,12 @@ describe('callUpstream with an injected fetch', () => {
   it('a request fetch refuses to send is an error result, not an exception', async () => {
     const failing: typeof fetch = () => Promise.reject(new TypeError('Request with GET/HEAD method cannot have body.'));
     expect(await callUpstream(request, { ...OPTS, fetch: failing })).toEqual({
-      content: [{ type: 'text', text: 'Could not send the request to GET /thing: Request with GET/HEAD method cannot have body.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Could not send the request to GET /thing: Request with GET/HEAD method cannot have body.',
+        },
+      ],
       isError: true,
     });
   });

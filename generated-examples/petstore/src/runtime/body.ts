@@ -209,16 +209,16 @@ const DATA_URL_PREFIX = /^data:([^;,]*)((?:;[^;,]*)*);base64,/i;
 const BASE64_TEXT = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /** The file's bytes, and its type as stated by the file itself (`contentType`, or a data URL prefix). */
-function fileBytes(file: FileInput, label: string): { bytes: Uint8Array; contentType?: string } {
+function fileBytes(file: FileInput, label: string): { bytes: Uint8Array<ArrayBuffer>; contentType?: string } {
   if (file.base64 === undefined) {
-    return { bytes: new TextEncoder().encode(file.text ?? ''), contentType: file.contentType };
+    return { bytes: Uint8Array.from(Buffer.from(file.text ?? '', 'utf8')), contentType: file.contentType };
   }
   const dataUrl = DATA_URL_PREFIX.exec(file.base64);
   const payload = (dataUrl ? file.base64.slice(dataUrl[0].length) : file.base64).replace(/\s+/g, '');
   // Buffer.from silently skips characters it does not know; reject them instead of sending garbage.
   if (!BASE64_TEXT.test(payload)) throw new RequestBuildError(`"${label}" is not valid base64.`);
-  const buffer = Buffer.from(payload, 'base64');
-  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  // A copy on a plain ArrayBuffer (Buffer may share a pooled one), which is what Blob and fetch accept.
+  const bytes = Uint8Array.from(Buffer.from(payload, 'base64'));
   const dataUrlType = dataUrl?.[1] ? dataUrl[1] : undefined;
   return { bytes, contentType: file.contentType ?? dataUrlType };
 }

@@ -144,12 +144,10 @@ function joinUrl(baseUrl: string, path: string): string {
   return path.startsWith('/') ? trimmedBase + path : `${trimmedBase}/${path}`;
 }
 
-function queryString(
-  templateQuery: string | undefined,
-  params: ParamPlan[],
-  args: Record<string, unknown>,
-): string {
-  const pairs = params.filter((param) => param.in === 'query').flatMap((param) => serializeQueryParam(param, args[param.arg]));
+function queryString(templateQuery: string | undefined, params: ParamPlan[], args: Record<string, unknown>): string {
+  const pairs = params
+    .filter((param) => param.in === 'query')
+    .flatMap((param) => serializeQueryParam(param, args[param.arg]));
   const parts = [templateQuery, joinPairs(pairs)].filter((part): part is string => part !== undefined && part !== '');
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
@@ -189,7 +187,9 @@ function addHeaderParams(headers: Map<string, string>, params: ParamPlan[], args
 
 /** All cookie parameters in one `cookie` header, after any `Cookie` header parameter. */
 function addCookieHeader(headers: Map<string, string>, params: ParamPlan[], args: Record<string, unknown>): void {
-  const pairs = params.filter((param) => param.in === 'cookie').flatMap((param) => serializeCookieParam(param, args[param.arg]));
+  const pairs = params
+    .filter((param) => param.in === 'cookie')
+    .flatMap((param) => serializeCookieParam(param, args[param.arg]));
   if (pairs.length === 0) return;
   const existing = headers.get('cookie');
   headers.set('cookie', joinCookiePairs(existing ? [existing, ...pairs] : pairs));

@@ -76,9 +76,8 @@ export function encodeQueryKey(name: string): string {
  * kept, since URL parsers accept them in queries and APIs that ask for allowReserved usually want them.
  */
 export function encodeAllowingReserved(text: string): string {
-  return toWellFormed(text).replace(
-    /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=%]/gu,
-    (char) => encodeURIComponent(char),
+  return toWellFormed(text).replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?[\]@!$&'()*+,;=%]/gu, (char) =>
+    encodeURIComponent(char),
   );
 }
 
@@ -90,9 +89,8 @@ export function encodeAllowingReserved(text: string): string {
  * fetch would otherwise reject the whole request.
  */
 export function sanitizeHeaderValue(text: string): string {
-  return toWellFormed(text).replace(
-    /[\u0000-\u0008\u000A-\u001F\u007F]|[^\u0000-\u00FF]/gu,
-    (char) => encodeURIComponent(char),
+  return toWellFormed(text).replace(/[\u0000-\u0008\u000A-\u001F\u007F]|[^\u0000-\u00FF]/gu, (char) =>
+    encodeURIComponent(char),
   );
 }
 

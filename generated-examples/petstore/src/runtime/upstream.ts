@@ -57,7 +57,7 @@ async function fetchFollowingSameOrigin(
   let body = req.body;
   let headers = req.headers;
   for (let followed = 0; ; followed++) {
-    const response = await doFetch(url, { method, headers, body, redirect: 'manual', signal });
+    const response = await doFetch(url, { method, headers, body: toBodyInit(body), redirect: 'manual', signal });
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return { kind: 'response', response };
     await discardBody(response);
@@ -85,8 +85,20 @@ async function fetchFollowingSameOrigin(
   }
 }
 
+/**
+ * With the DOM lib, fetch's types only accept byte views over a plain ArrayBuffer, while BuiltRequest
+ * says `Uint8Array` (which could, in theory, sit on a SharedArrayBuffer). The runtime only ever builds
+ * bodies on plain ArrayBuffers, so this is a type-level conversion only.
+ */
+function toBodyInit(body: BuiltRequest['body']): RequestInit['body'] {
+  return body as RequestInit['body'];
+}
+
 function switchesToGet(status: number, method: string): boolean {
-  return (status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
+  return (
+    (status === 303 && method !== 'GET' && method !== 'HEAD') ||
+    ((status === 301 || status === 302) && method === 'POST')
+  );
 }
 
 function resolveLocation(location: string, currentUrl: string): URL | undefined {
@@ -120,23 +132,23 @@ function originOf(url: string): string {
 
 /**
  * fetch reports network failures as `TypeError: fetch failed` with the system error (ECONNREFUSED,
- * ENOTFOUND, ECONNRESET, …) somewhere in its `cause` chain.
+ * ENOTFOUND, ECONNRESET, …) somewhere in its `cause` chain. undici's own socket errors carry codes like
+ * UND_ERR_SOCKET that mean little to a reader, so for those the innermost message ("other side closed")
+ * is shown instead.
  */
 function describeFailure(error: unknown, phase: Phase, origin: string, label: string): string {
-  const code = networkErrorCode(error);
+  const code = systemErrorCode(error);
   const reason = code ?? innermostMessage(error);
   if (phase === 'read') return `Connection to ${origin} failed while reading the response to ${label}: ${reason}`;
   if (code !== undefined || isFetchFailure(error)) return `Could not reach ${origin}: ${reason}`;
   return `Could not send the request to ${label}: ${reason}`;
 }
 
-/** The first system error code (`ECONNREFUSED`) or undici socket/connect code in the cause chain. */
-function networkErrorCode(error: unknown): string | undefined {
+/** The first system error code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …) in the cause chain. */
+function systemErrorCode(error: unknown): string | undefined {
   for (const candidate of causeChain(error)) {
     const code = candidate.code;
-    if (typeof code === 'string' && (/^E[A-Z0-9_]+$/.test(code) || /^UND_ERR_(SOCKET|CONNECT|CLOSED)/.test(code))) {
-      return code;
-    }
+    if (typeof code === 'string' && /^E[A-Z0-9_]+$/.test(code)) return code;
   }
   return undefined;
 }
@@ -158,7 +170,12 @@ function innermostMessage(error: unknown): string {
 function causeChain(error: unknown): Array<Record<string, unknown>> {
   const chain: Array<Record<string, unknown>> = [];
   let current: unknown = error;
-  while (typeof current === 'object' && current !== null && chain.length < 8 && !chain.includes(current as Record<string, unknown>)) {
+  while (
+    typeof current === 'object' &&
+    current !== null &&
+    chain.length < 8 &&
+    !chain.includes(current as Record<string, unknown>)
+  ) {
     const record = current as Record<string, unknown>;
     chain.push(record);
     const errors = record.errors;

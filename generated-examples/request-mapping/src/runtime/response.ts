@@ -104,9 +104,7 @@ function declaredLength(res: Response): number | undefined {
 function truncationNote(res: Response, shownBytes: number): string {
   const total = declaredLength(res);
   const remaining = total === undefined ? 0 : total - shownBytes;
-  return remaining > 0
-    ? `…[truncated: ${remaining} more bytes not shown]`
-    : '…[truncated: more bytes not shown]';
+  return remaining > 0 ? `…[truncated: ${remaining} more bytes not shown]` : '…[truncated: more bytes not shown]';
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -145,10 +143,7 @@ const TEXTUAL_TYPES = new Set([
 
 function isTextualType(essence: string): boolean {
   return (
-    essence.startsWith('text/') ||
-    TEXTUAL_TYPES.has(essence) ||
-    essence.endsWith('+xml') ||
-    essence.endsWith('+yaml')
+    essence.startsWith('text/') || TEXTUAL_TYPES.has(essence) || essence.endsWith('+xml') || essence.endsWith('+yaml')
   );
 }
 
@@ -223,7 +218,9 @@ function errorResponseResult(res: Response, body: CappedBody, contentType: strin
   if (body.bytes.byteLength === 0) return errorResult(heading);
   const essence = essenceOf(contentType);
   const textual =
-    isJsonType(essence) || isTextualType(essence) || (!isBinaryType(essence) && looksLikeText(body.bytes, body.truncated));
+    isJsonType(essence) ||
+    isTextualType(essence) ||
+    (!isBinaryType(essence) && looksLikeText(body.bytes, body.truncated));
   if (!textual) {
     return errorResult(`${heading}\n\n[${describeSize(res, body)} of ${essence || 'binary data'}]`);
   }
@@ -285,7 +282,8 @@ function mediaResult(
     );
   }
   const data = toBase64(body.bytes);
-  if (kind === 'resource') return { content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }] };
+  if (kind === 'resource')
+    return { content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }] };
   return { content: [{ type: kind, data, mimeType }] };
 }
 
