@@ -12,8 +12,12 @@ import { asString, derefObject, type NormalizeContext } from './context.js';
 
 const LOCATIONS = new Set<string>(['path', 'query', 'header', 'cookie']);
 const STYLES = new Set<string>(['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
-/** OpenAPI: header parameters with these names "SHALL be ignored"; the runtime sets them. */
-const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * OpenAPI says header parameters named Accept, Content-Type and Authorization "SHALL be ignored". Accept is
+ * (the runtime asks for the success media type); the other two are kept here and dropped by the tool mapper
+ * only where the body or a security scheme supplies them, since specs use them for APIs without a scheme.
+ */
+const IGNORED_HEADERS = new Set(['accept']);
 const SWAGGER2_SCHEMA_KEYS = [
   'type', 'format', 'items', 'enum', 'default', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum',
   'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf',
@@ -61,7 +65,7 @@ export function normalizeParameter(ctx: NormalizeContext, { raw, pointer }: RawP
   };
   const description = asString(raw['description']);
   const shape = ctx.dialect === 'swagger-2.0' ? swagger2Shape(ctx, raw, pointer, loc) : openapi3Shape(ctx, raw, pointer, loc);
-  const schema = withParamAnnotations(shape.schema, description, base.deprecated);
+  const schema = withParamAnnotations(loc === 'path' ? nonEmptyString(shape.schema) : shape.schema, description, base.deprecated);
   return createParameter({ ...base, ...shape, schema, ...(description ? { description } : {}) });
 }
 
@@ -111,6 +115,12 @@ export function collectionFormatStyle(format: unknown, loc: ParamLocation | 'for
     default:
       return formLike ? { style: 'form', explode: false } : { style: 'simple', explode: false };
   }
+}
+
+/** An empty path segment addresses a different resource (`/users/` for `/users/{id}`): require one character. */
+function nonEmptyString(schema: JsonSchema): JsonSchema {
+  if (schema['type'] !== 'string' || schema['minLength'] !== undefined || schema['enum'] !== undefined) return schema;
+  return { ...schema, minLength: 1 };
 }
 
 function withParamAnnotations(schema: JsonSchema, description: string | undefined, deprecated: boolean): JsonSchema {

@@ -37,17 +37,13 @@ export function pickMediaType(mediaTypes: readonly string[]): { mediaType: strin
 /** The input shape of an uploaded file: base64 bytes (or plain text), with an optional name and type. */
 export const FILE_INPUT_SCHEMA: JsonSchema = {
   type: 'object',
-  description: 'A file: its bytes as base64 (or `text` for text files), with an optional filename and content type.',
+  description: 'A file: its bytes as base64, with an optional filename and content type.',
   properties: {
     base64: { type: 'string', contentEncoding: 'base64' },
-    text: { type: 'string' },
     filename: { type: 'string' },
     contentType: { type: 'string' },
   },
-  anyOf: [
-    { properties: { base64: true }, required: ['base64'] },
-    { properties: { text: true }, required: ['text'] },
-  ],
+  required: ['base64'],
   additionalProperties: false,
 };
 

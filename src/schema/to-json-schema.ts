@@ -98,15 +98,23 @@ export class SchemaConverter {
 
   private convertStructure(source: Record<string, unknown>, target: JsonSchema, pointer: string): void {
     const properties = source['properties'];
-    if (isPlainObject(properties)) {
+    const declaredRequired = Array.isArray(source['required']) ? source['required'].filter((r): r is string => typeof r === 'string') : [];
+    if (isPlainObject(properties) || (declaredRequired.length > 0 && !hasComposition(source))) {
       const converted: Record<string, JsonSchema> = {};
-      for (const [name, propSchema] of Object.entries(properties)) {
-        if (this.isReadOnly(propSchema)) continue;
-        converted[name] = this.convert(propSchema, joinPointer(pointer, 'properties', name));
+      const readOnly = new Set<string>();
+      for (const [name, propSchema] of Object.entries(isPlainObject(properties) ? properties : {})) {
+        if (this.isReadOnly(propSchema)) readOnly.add(name);
+        else converted[name] = this.convert(propSchema, joinPointer(pointer, 'properties', name));
+      }
+      const required = declaredRequired.filter((r) => !readOnly.has(r));
+      // A required name the schema never describes (a common spec slip) is still required by the API:
+      // accept it as a free-form value rather than drop the requirement.
+      if (!hasComposition(source)) {
+        for (const name of required) if (!(name in converted)) converted[name] = { description: 'Required by the API (not described by the spec).' };
       }
       target['properties'] = converted;
-      const required = Array.isArray(source['required']) ? source['required'].filter((r): r is string => typeof r === 'string' && r in converted) : [];
-      if (required.length > 0) target['required'] = required;
+      const kept = required.filter((r) => r in converted || hasComposition(source));
+      if (kept.length > 0) target['required'] = kept;
     }
     const additional = source['additionalProperties'];
     if (typeof additional === 'boolean') target['additionalProperties'] = additional;
@@ -157,6 +165,10 @@ export class SchemaConverter {
     this.reportedRefs.add(ref);
     this.diags.warn('OTM_UNRESOLVED_REF', pointer, `$ref ${ref} does not resolve inside the document`);
   }
+}
+
+function hasComposition(schema: Record<string, unknown>): boolean {
+  return ['allOf', 'oneOf', 'anyOf'].some((k) => Array.isArray(schema[k]));
 }
 
 function withoutDescription(schema: JsonSchema): JsonSchema {

@@ -15,6 +15,6 @@ export function mapTools(api: ApiModel, diags: Diagnostics): ToolModel[] {
     }
     const name = registry.claim(baseToolName(op.operationId, op.method, op.path));
     if (op.operationId && name !== op.operationId) diags.info('OTM_TOOL_RENAMED', op.pointer, `operationId ${op.operationId} is tool ${name}`);
-    return mapOperation(op, name, api.schemas, api.security, diags);
+    return mapOperation(op, name, { defs: api.schemas, globalSecurity: api.security, securitySchemes: api.securitySchemes, diags });
   });
 }

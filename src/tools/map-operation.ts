@@ -1,6 +1,6 @@
 /** OperationModel → ToolModel: what the model sees (name, description, inputSchema) and the request plan. */
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import type { JsonSchema, OperationModel, ParameterModel, RequestPlan, ToolModel } from '../ir/types.js';
+import type { JsonSchema, OperationModel, ParameterModel, RequestPlan, SecuritySchemeModel, ToolModel } from '../ir/types.js';
 import { createParameter } from '../ir/factory.js';
 import { transitiveDefs } from '../schema/refs.js';
 import { trimDescription } from '../schema/to-json-schema.js';
@@ -11,8 +11,17 @@ import { assignArgumentNames } from './arguments.js';
 /** Tool descriptions are cut here: GitHub's longest operation description alone is several kB. */
 export const MAX_TOOL_DESCRIPTION = 1200;
 
-export function mapOperation(op: OperationModel, name: string, defs: Record<string, JsonSchema>, globalSecurity: string[][] | undefined, diags: Diagnostics): ToolModel {
-  const parameters = withMissingPathParams(op, diags);
+export interface MappingContext {
+  defs: Record<string, JsonSchema>;
+  globalSecurity: string[][] | undefined;
+  securitySchemes: readonly SecuritySchemeModel[];
+  diags: Diagnostics;
+}
+
+export function mapOperation(op: OperationModel, name: string, ctx: MappingContext): ToolModel {
+  const { defs, diags } = ctx;
+  const security = op.security ?? ctx.globalSecurity;
+  const parameters = withoutSuppliedHeaders(withMissingPathParams(op, diags), op, security, ctx.securitySchemes);
   const names = assignArgumentNames(parameters, op.body !== undefined);
   for (const r of names.renamed) diags.info('OTM_PARAM_RENAMED', op.pointer, `${r.from} is argument ${r.to} (${r.why})`);
   const properties: Record<string, JsonSchema> = {};
@@ -28,7 +37,6 @@ export function mapOperation(op: OperationModel, name: string, defs: Record<stri
   const inputSchema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) inputSchema['required'] = required;
   inputSchema['additionalProperties'] = false;
-  const security = op.security ?? globalSecurity;
   return {
     kind: 'tool',
     name,
@@ -80,6 +88,25 @@ function withMissingPathParams(op: OperationModel, diags: Diagnostics): Paramete
   const missing = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).filter((n) => !declared.has(n));
   for (const name of missing) diags.warn('OTM_PATH_PARAM_MISSING', op.pointer, `path variable {${name}} is not declared; it is accepted as a required string`);
   return [...op.parameters, ...missing.map((name) => createParameter({ name, in: 'path', required: true, schema: { type: 'string' } }))];
+}
+
+/**
+ * Content-Type and Authorization header parameters are dropped where the request body or the operation's
+ * security schemes already set them; elsewhere (an API that documents its auth header as a parameter) they
+ * stay arguments.
+ */
+function withoutSuppliedHeaders(params: ParameterModel[], op: OperationModel, security: string[][] | undefined, schemes: readonly SecuritySchemeModel[]): ParameterModel[] {
+  const used = new Set((security ?? []).flat());
+  const authBySecurity = schemes.some(
+    (s) => used.has(s.name) && (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect' || (s.type === 'apiKey' && s.in === 'header' && s.paramName?.toLowerCase() === 'authorization')),
+  );
+  return params.filter((p) => {
+    if (p.in !== 'header') return true;
+    const name = p.name.toLowerCase();
+    if (name === 'content-type') return op.body === undefined;
+    if (name === 'authorization') return !authBySecurity;
+    return true;
+  });
 }
 
 function toolDescription(op: OperationModel): string {

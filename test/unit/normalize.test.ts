@@ -72,7 +72,12 @@ describe('normalize', () => {
     expect(pickMediaType(['application/xml'])).toEqual({ mediaType: 'application/xml', kind: 'text' });
   });
 
-  it('ignores Accept, Content-Type and Authorization header parameters, as OpenAPI says', () => {
+  it('requires path parameters to be non-empty strings', () => {
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/a/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} } } } });
+    expect(api.operations[0]!.parameters[0]!.schema).toEqual({ type: 'string', minLength: 1 });
+  });
+
+  it('ignores Accept header parameters, as OpenAPI says', () => {
     const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { get: { parameters: [{ name: 'Accept', in: 'header', schema: { type: 'string' } }], responses: {} } } } });
     expect(api.operations[0]!.parameters).toEqual([]);
   });

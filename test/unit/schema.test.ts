@@ -61,6 +61,13 @@ describe('OpenAPI schema → JSON Schema 2020-12', () => {
     expect(c.convert({ type: 'array', items: { type: 'string' }, default: 'available' }, '#')).toEqual({ type: 'array', items: { type: 'string' }, default: ['available'] });
   });
 
+  it('keeps a required name the spec forgot to describe, as a free-form property', () => {
+    const { c } = converter();
+    const out = c.convert({ type: 'object', required: ['key'], properties: { name: { type: 'string' } } }, '#');
+    expect(out['required']).toEqual(['key']);
+    expect(Object.keys(out['properties'] as object)).toEqual(['name', 'key']);
+  });
+
   it('reports unresolved refs and accepts any value there', () => {
     const { c, diags } = converter();
     expect(c.convert({ $ref: 'other.yaml#/X' }, '#/p')).toHaveProperty('description');
