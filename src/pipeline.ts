@@ -36,15 +36,22 @@ export interface GenerateResult {
 export async function generate(userOptions: UserOptions & { write?: boolean }): Promise<GenerateResult> {
   const options = resolveOptions(userOptions);
   const diags = new Diagnostics();
+  const timer = stageTimer();
   const loaded = await loadSpec(options.spec, diags, { validate: options.validate });
+  timer('load');
   const api = normalizeSpec(loaded, diags);
+  timer('normalize');
   const tools = mapTools(api, diags);
-  const planned = planProject(api, tools, options);
+  timer('tools');
+  const planned = await planProject(api, tools, options);
+  timer('emit');
   const formatted = await formatFiles(planned.files);
+  timer('format');
   const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion())].sort((a, b) => (a.path < b.path ? -1 : 1));
   const outDir = resolve(options.out ?? planned.packageName);
   if (diags.hasErrors()) throw new UserError('The spec has errors; nothing was written', diags.all);
   if (userOptions.write !== false) writeProject(outDir, files, { force: options.force });
+  timer('write');
   const listBytes = JSON.stringify({ tools: planned.catalog.tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })) }).length;
   return {
     outDir,
@@ -59,5 +66,15 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
       warnings: diags.all.filter((d) => d.severity === 'warning').length,
       toolsListBytes: listBytes,
     },
+  };
+}
+
+/** With OTM_DEBUG set, prints how long each stage took (stderr). */
+function stageTimer(): (stage: string) => void {
+  let last = performance.now();
+  return (stage) => {
+    const now = performance.now();
+    if (process.env['OTM_DEBUG']) process.stderr.write(`[openapi-to-mcp] ${stage} ${(now - last).toFixed(0)} ms\n`);
+    last = now;
   };
 }

@@ -1,11 +1,12 @@
 /**
  * TypeScript that varies per API, built with ts-morph: `src/tools.ts` names every tool with its HTTP
- * operation, as a typed constant (`ToolName`) for hooks and custom code.
+ * operation, as a typed constant (`ToolName`) for hooks and custom code. ts-morph (and the TypeScript compiler
+ * it loads) is imported on first use: it is the heaviest module here, and `--help` should not pay for it.
  */
-import { Project, VariableDeclarationKind } from 'ts-morph';
 import type { ToolModel } from '../ir/types.js';
 
-export function toolNamesModule(tools: readonly ToolModel[], header: string): string {
+export async function toolNamesModule(tools: readonly ToolModel[], header: string): Promise<string> {
+  const { Project, VariableDeclarationKind } = await import('ts-morph');
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('tools.ts', '', { overwrite: true });
   file.insertStatements(0, `// ${header}`);

@@ -3,10 +3,10 @@
  * own prettier config can never change the bytes we write. Copied runtime files, catalog.json (data, can be
  * megabytes) and Markdown (tables would be padded to the widest row) are left as emitted.
  */
-import * as prettier from 'prettier';
+import type { Options } from 'prettier';
 import type { EmittedFile } from '../emit/plan.js';
 
-export const PRETTIER_CONFIG: prettier.Options = {
+export const PRETTIER_CONFIG: Options = {
   printWidth: 120,
   singleQuote: true,
   trailingComma: 'all',
@@ -22,6 +22,7 @@ const PARSERS: Array<[RegExp, string]> = [
 ];
 
 export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
+  const prettier = await import('prettier');
   return Promise.all(
     files.map(async (file) => {
       const parser = PARSERS.find(([pattern]) => pattern.test(file.path))?.[1];
