@@ -13,6 +13,8 @@ export interface UserOptions {
   force?: boolean;
   /** Validate the spec (warnings only). Default true. */
   validate?: boolean;
+  /** Declare output schemas (lenient outlines of each success response). Default true. */
+  outputSchemas?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -22,9 +24,10 @@ export interface ResolvedOptions {
   baseUrl?: string;
   force: boolean;
   validate: boolean;
+  outputSchemas: boolean;
 }
 
-export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true };
+export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true };
 
 export function resolveOptions(user: UserOptions): ResolvedOptions {
   const problems: string[] = [];
@@ -40,6 +43,7 @@ export function resolveOptions(user: UserOptions): ResolvedOptions {
     ...(user.baseUrl !== undefined ? { baseUrl: user.baseUrl.replace(/\/+$/, '') } : {}),
     force: user.force ?? DEFAULT_OPTIONS.force,
     validate: user.validate ?? DEFAULT_OPTIONS.validate,
+    outputSchemas: user.outputSchemas ?? DEFAULT_OPTIONS.outputSchemas,
   };
 }
 

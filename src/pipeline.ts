@@ -41,7 +41,7 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
   timer('load');
   const api = normalizeSpec(loaded, diags);
   timer('normalize');
-  const tools = mapTools(api, diags);
+  const tools = mapTools(api, diags, { outputSchemas: options.outputSchemas });
   timer('tools');
   const planned = await planProject(api, tools, options);
   timer('emit');
@@ -52,7 +52,7 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
   if (diags.hasErrors()) throw new UserError('The spec has errors; nothing was written', diags.all);
   if (userOptions.write !== false) writeProject(outDir, files, { force: options.force });
   timer('write');
-  const listBytes = JSON.stringify({ tools: planned.catalog.tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })) }).length;
+  const listBytes = JSON.stringify({ tools: planned.catalog.tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations })) }).length;
   return {
     outDir,
     packageName: planned.packageName,

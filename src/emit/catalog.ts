@@ -32,6 +32,8 @@ function catalogTool(tool: ToolModel): CatalogTool {
     description: tool.description,
     inputSchema: tool.inputSchema,
     defs: tool.defs,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.wrapOutput ? { wrapOutput: true } : {}),
     annotations: tool.annotations,
     request: tool.request,
     ...(tool.security ? { security: tool.security } : {}),

@@ -49,6 +49,8 @@ export interface OperationModel {
   servers?: ServerModel[];
   /** Media type of the preferred success response, for the Accept header. */
   responseMediaType?: string;
+  /** Outline of the success response (see schema/outline.ts); `wrap` when the root is not an object. */
+  output?: { schema: JsonSchema; wrap: boolean };
   /** `undefined` = inherit the global requirement; `[]` = explicitly public. */
   security?: string[][];
   /** JSON pointer of the operation in the source document. */
@@ -103,6 +105,9 @@ export interface ToolModel {
   /** Root `type: object`; `$ref`s point to `#/$defs/<name>` for the names in `defs`. */
   inputSchema: JsonSchema;
   defs: string[];
+  /** Outline of the success response; `wrapOutput` when results come as `{ result: <value> }`. */
+  outputSchema?: JsonSchema;
+  wrapOutput?: boolean;
   annotations: ToolAnnotations;
   request: RequestPlan;
   security?: string[][];

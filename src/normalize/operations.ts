@@ -8,7 +8,8 @@ import { mergeParameterLists, normalizeParameter } from './parameters.js';
 import { normalizeRequestBody, swagger2Body } from './request-body.js';
 import { normalizeRequirements } from './security.js';
 import { normalizeServers } from './servers.js';
-import { successMediaType } from './responses.js';
+import { successMediaType, successSchema } from './responses.js';
+import { outlineOutputSchema } from '../schema/outline.js';
 
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -59,6 +60,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const summary = asString(op['summary']) ?? asString(pathItem['summary']);
   const description = asString(op['description']) ?? asString(pathItem['description']);
   const responseMediaType = successMediaType(ctx, op, pointer);
+  const output = outlineOutputSchema(successSchema(ctx, op, pointer), (s) => ctx.schemas.resolveRaw(s));
   return createOperation({
     method,
     path,
@@ -73,6 +75,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(servers.length > 0 ? { servers } : {}),
     ...(security ? { security } : {}),
     ...(responseMediaType ? { responseMediaType } : {}),
+    ...(output ? { output } : {}),
   });
 }
 

@@ -4,7 +4,7 @@ import type { ApiModel, ToolModel } from '../ir/types.js';
 import { mapOperation } from './map-operation.js';
 import { baseToolName, NameRegistry } from './naming.js';
 
-export function mapTools(api: ApiModel, diags: Diagnostics): ToolModel[] {
+export function mapTools(api: ApiModel, diags: Diagnostics, options: { outputSchemas: boolean } = { outputSchemas: true }): ToolModel[] {
   const registry = new NameRegistry();
   const seenIds = new Map<string, string>();
   return api.operations.map((op) => {
@@ -15,6 +15,6 @@ export function mapTools(api: ApiModel, diags: Diagnostics): ToolModel[] {
     }
     const name = registry.claim(baseToolName(op.operationId, op.method, op.path));
     if (op.operationId && name !== op.operationId) diags.info('OTM_TOOL_RENAMED', op.pointer, `operationId ${op.operationId} is tool ${name}`);
-    return mapOperation(op, name, { defs: api.schemas, globalSecurity: api.security, securitySchemes: api.securitySchemes, diags });
+    return mapOperation(op, name, { defs: api.schemas, globalSecurity: api.security, securitySchemes: api.securitySchemes, diags, outputSchemas: options.outputSchemas });
   });
 }

@@ -16,6 +16,8 @@ export interface MappingContext {
   globalSecurity: string[][] | undefined;
   securitySchemes: readonly SecuritySchemeModel[];
   diags: Diagnostics;
+  /** Declare output schemas (outlines of the success response). */
+  outputSchemas: boolean;
 }
 
 export function mapOperation(op: OperationModel, name: string, ctx: MappingContext): ToolModel {
@@ -44,6 +46,7 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
     description: toolDescription(op),
     inputSchema,
     defs: transitiveDefs(inputSchema, defs),
+    ...(op.output && ctx.outputSchemas ? { outputSchema: op.output.schema, ...(op.output.wrap ? { wrapOutput: true } : {}) } : {}),
     annotations: annotationsFor(op.method, op.summary ? oneLine(op.summary) : undefined),
     request: requestPlan(op, names.params, names.body),
     ...(security ? { security } : {}),

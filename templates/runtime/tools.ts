@@ -11,6 +11,7 @@ export interface ListedTool {
   title?: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations: CatalogTool['annotations'];
   _meta?: Record<string, unknown>;
 }
@@ -65,5 +66,6 @@ function listedTool(tool: CatalogTool, inputSchema: JsonSchema): ListedTool {
     annotations: tool.annotations,
   };
   if (tool.title) listed.title = tool.title;
+  if (tool.outputSchema) listed.outputSchema = tool.outputSchema as ListedTool['outputSchema'];
   return listed;
 }

@@ -66,7 +66,7 @@ describe('stdio, 2026-07-28 client', () => {
 
   it('lists one tool per operation with collision-free arguments', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['getItem', 'deleteItem', 'createItem', 'createCharge', 'get_search']);
+    expect(tools.map((t) => t.name)).toEqual(['getItem', 'deleteItem', 'listItems', 'createItem', 'createCharge', 'get_search']);
     const getItem = tools.find((t) => t.name === 'getItem')!;
     expect(Object.keys(getItem.inputSchema.properties ?? {})).toEqual(['itemId', 'itemId_query', 'tags', 'X-Trace-Id', 'session']);
     expect(getItem.inputSchema.required).toEqual(['itemId']);
@@ -88,6 +88,17 @@ describe('stdio, 2026-07-28 client', () => {
     expect(req.url).toBe('/v1/items/a%2Fb%3Fc%23d?itemId=7&tags=x&tags=y');
     expect(req.headers['x-trace-id']).toBe('t-1');
     expect(req.headers['cookie']).toBe('session=s%201');
+  });
+
+  it('declares lenient output schemas and wraps non-object results', async () => {
+    const { tools } = await client.listTools();
+    const listItems = tools.find((t) => t.name === 'listItems')!;
+    expect(listItems.outputSchema).toMatchObject({ type: 'object', properties: { result: {} } });
+    upstream.respond(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":1,"name":"a"}]' }));
+    const result = (await client.callTool({ name: 'listItems', arguments: {} })) as CallResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ result: [{ id: 1, name: 'a' }] });
+    expect(text(result)).toBe('[{"id":1,"name":"a"}]');
   });
 
   it('sends a JSON body', async () => {
@@ -137,7 +148,7 @@ describe('stdio, 2025-11-25 client', () => {
     const client = await connectLegacyStdio(project.entry, env());
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(5);
+      expect(tools).toHaveLength(6);
       const result = await client.callTool({ name: 'deleteItem', arguments: { itemId: 'x 1' } });
       expect(result.isError).toBeFalsy();
       expect(onlyRequest()).toMatchObject({ method: 'DELETE', url: '/v1/items/x%201' });
@@ -161,7 +172,7 @@ describe('Streamable HTTP', () => {
     try {
       expect(client.getProtocolEra()).toBe('modern');
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(5);
+      expect(tools).toHaveLength(6);
       await client.callTool({ name: 'getItem', arguments: { itemId: '42', tags: ['a'] } });
       expect(onlyRequest().url).toBe('/v1/items/42?tags=a');
     } finally {
@@ -173,7 +184,7 @@ describe('Streamable HTTP', () => {
     const client = await connectLegacyHttp(server.url);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(5);
+      expect(tools).toHaveLength(6);
       const result = await client.callTool({ name: 'deleteItem', arguments: { itemId: 'missing' } });
       expect(result.isError).toBe(true);
     } finally {

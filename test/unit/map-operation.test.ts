@@ -8,7 +8,7 @@ const bearer: SecuritySchemeModel = { kind: 'securityScheme', name: 'bearer', ty
 
 function map(op: ReturnType<typeof createOperation>, securitySchemes: SecuritySchemeModel[] = [], globalSecurity?: string[][]) {
   const diags = new Diagnostics();
-  return { tool: mapOperation(op, 'tool', { defs: {}, globalSecurity, securitySchemes, diags }), diags };
+  return { tool: mapOperation(op, 'tool', { defs: {}, globalSecurity, securitySchemes, diags, outputSchemas: true }), diags };
 }
 
 describe('operation → tool', () => {

@@ -44,7 +44,27 @@ export async function callTool(deps: CallDeps, tool: CatalogTool, args: Record<s
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   deps.log.debug('upstream call', { tool: tool.name, request: label, ms: Date.now() - started, isError: result.isError === true });
-  return result;
+  return withStructuredContent(tool, result);
+}
+
+/**
+ * A tool that declares an output schema must return structured content with every successful result (clients
+ * reject the result otherwise). JSON objects already carry it; other roots, and bodies that are not JSON, come
+ * as `{ result: <value> }`, which the lenient outline always accepts.
+ */
+export function withStructuredContent(tool: CatalogTool, result: ToolResult): ToolResult {
+  if (!tool.outputSchema || result.isError) return result;
+  if (result.structuredContent !== undefined && !tool.wrapOutput) return result;
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  return { ...result, structuredContent: { result: parseJsonOr(text) } };
+}
+
+function parseJsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** API_BASE_URL wins; then the operation's own server; then the spec's default server. */

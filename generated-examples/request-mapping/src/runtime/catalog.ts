@@ -86,6 +86,13 @@ export interface CatalogTool {
   inputSchema: JsonSchema;
   /** Names of shared schemas (in `Catalog.defs`) this tool's inputSchema needs, transitively. */
   defs: string[];
+  /**
+   * A lenient outline of the success response (top-level properties, every type nullable, nothing required),
+   * so no response that conforms to the spec fails a client's validation. Absent when the spec gives none.
+   */
+  outputSchema?: JsonSchema;
+  /** The response root is not an object: structured results are `{ result: <value> }`. */
+  wrapOutput?: boolean;
   annotations: ToolAnnotations;
   request: RequestPlan;
   /** Names of security requirement alternatives; each alternative is a list of scheme names (AND). */
