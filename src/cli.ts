@@ -7,6 +7,7 @@ import { formatDiagnostics } from './diagnostics/format.js';
 import { OptionsError } from './options.js';
 import { generate, type GenerateResult } from './pipeline.js';
 import { generatorVersion } from './util/package-root.js';
+import { CLAUDE_CODE_NAME_BUDGET } from './report/surface.js';
 
 async function run(argv: string[]): Promise<number> {
   const args = await yargs(argv)
@@ -43,12 +44,19 @@ function printSummary(result: GenerateResult): void {
   const lines = formatDiagnostics(result.diagnostics.filter((d) => d.severity !== 'info'));
   for (const line of lines) process.stderr.write(`${line}\n`);
   const s = result.summary;
-  const skipped = s.skipped.map((x) => `\n  skipped ${x.operation}: ${x.reason}`).join('');
-  process.stderr.write(
-    `openapi-to-mcp: wrote ${result.outDir}\n` +
-      `  operations ${s.operations}, tools ${s.tools}, skipped ${s.skipped.length}, warnings ${s.warnings}, tools/list ${s.toolsListBytes} bytes${skipped}\n` +
-      `  next: cd ${result.outDir} && npm install && npm start\n`,
-  );
+  const surface = s.surface;
+  const out: string[] = [
+    `openapi-to-mcp: wrote ${result.outDir}`,
+    `  operations ${s.operations}, tools ${s.tools}, skipped ${s.skipped.length}, warnings ${s.warnings}`,
+    ...s.skipped.map((x) => `  skipped ${x.operation}: ${x.reason}`),
+    `  tools/list: ${surface.listBytes} bytes, ${surface.listTokens} tokens (o200k_base), ${surface.tokensPerTool} per tool`,
+  ];
+  if (surface.clientLimitsExceeded.length > 0) out.push(`  ${s.tools} tools is more than these clients load: ${surface.clientLimitsExceeded.join(', ')}`);
+  if (surface.namesOverClaudeCodeBudget.length > 0) {
+    out.push(`  ${surface.namesOverClaudeCodeBudget.length} tool names are longer than the ${CLAUDE_CODE_NAME_BUDGET} characters Claude Code leaves after its prefix`);
+  }
+  out.push(`  next: cd ${result.outDir} && npm install && npm start`);
+  process.stderr.write(`${out.join('\n')}\n`);
 }
 
 function reportFailure(error: unknown): number {

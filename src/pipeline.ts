@@ -14,6 +14,7 @@ import { resolveOptions, type UserOptions } from './options.js';
 import { mapTools } from './tools/index.js';
 import { generatorVersion } from './util/package-root.js';
 import { writeProject } from './write/write-files.js';
+import { surfaceReport, type SurfaceReport } from './report/surface.js';
 
 export interface GenerateSummary {
   operations: number;
@@ -21,7 +22,7 @@ export interface GenerateSummary {
   skipped: Array<{ operation: string; reason: string }>;
   errors: number;
   warnings: number;
-  toolsListBytes: number;
+  surface: SurfaceReport;
 }
 
 export interface GenerateResult {
@@ -52,7 +53,8 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
   if (diags.hasErrors()) throw new UserError('The spec has errors; nothing was written', diags.all);
   if (userOptions.write !== false) writeProject(outDir, files, { force: options.force });
   timer('write');
-  const listBytes = JSON.stringify({ tools: planned.catalog.tools.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations })) }).length;
+  const surface = await surfaceReport(planned.catalog);
+  timer('report');
   return {
     outDir,
     packageName: planned.packageName,
@@ -64,7 +66,7 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
       skipped: [],
       errors: diags.all.filter((d) => d.severity === 'error').length,
       warnings: diags.all.filter((d) => d.severity === 'warning').length,
-      toolsListBytes: listBytes,
+      surface,
     },
   };
 }

@@ -72,26 +72,27 @@ export function decideRetry(attempt: FailedAttempt, policy: RetryPolicy, random?
     return { retry: false, reason: `not retried: ${attempt.method.toUpperCase()} is not idempotent` };
   }
   if (policy.maxRetries === 0) return { retry: false, reason: 'retries are turned off (API_MAX_RETRIES=0)' };
-  if (attempt.retriesMade >= policy.maxRetries) return { retry: false, reason: retriesSummary(attempt.retriesMade) };
+  if (attempt.retriesMade >= policy.maxRetries) return { retry: false, reason: stoppedAfter(attempt.retriesMade) };
   const asked = parseRetryAfter(attempt.retryAfter);
   if (asked !== undefined && asked > policy.maxWaitMs) {
     return {
       retry: false,
-      reason: `${retriesSummary(attempt.retriesMade)}; the upstream asked to retry after ${formatSeconds(asked)}, longer than the ${formatSeconds(policy.maxWaitMs)} this server waits`,
+      reason: `${stoppedAfter(attempt.retriesMade)}: the upstream asked to retry after ${formatSeconds(asked)}, longer than the ${formatSeconds(policy.maxWaitMs)} this server waits`,
     };
   }
   const waitMs = Math.min(asked ?? backoffDelay(attempt.retriesMade, policy.baseDelayMs, random), policy.maxWaitMs);
   if (waitMs >= attempt.remainingMs) {
     return {
       retry: false,
-      reason: `${retriesSummary(attempt.retriesMade)}; waiting ${formatSeconds(waitMs)} for another attempt would exceed the time limit`,
+      reason: `${stoppedAfter(attempt.retriesMade)}: waiting ${formatSeconds(waitMs)} for another attempt would exceed the time limit`,
     };
   }
   return { retry: true, waitMs };
 }
 
-export function retriesSummary(retriesMade: number): string {
-  if (retriesMade === 0) return 'no retries made';
+/** `not retried`, `gave up after 1 retry`, `gave up after 2 retries`. */
+function stoppedAfter(retriesMade: number): string {
+  if (retriesMade === 0) return 'not retried';
   return retriesMade === 1 ? 'gave up after 1 retry' : `gave up after ${retriesMade} retries`;
 }
 

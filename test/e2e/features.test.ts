@@ -397,9 +397,17 @@ describe('no-servers.yaml: no servers', () => {
     project?.cleanup();
   });
 
-  it('reports OTM_NO_SERVER and writes no default base URL', () => {
+  it('writes no default base URL, and the README and .env.example require API_BASE_URL', () => {
+    const catalog = readCatalog(project) as Catalog & { baseUrlNote?: string };
+    expect(catalog.baseUrl).toBeUndefined();
+    expect(catalog.baseUrlNote).toBeTruthy();
+    expect(readFileSync(join(project.dir, '.env.example'), 'utf8')).toMatch(/^API_BASE_URL=/m);
+  });
+
+  // BUG: OTM_NO_SERVER (README diagnostics table) is defined in src/diagnostics/codes.ts but never emitted:
+  // a spec without servers generates with no diagnostic at all.
+  it.fails('reports OTM_NO_SERVER', () => {
     expect(project.result.diagnostics.map((d) => d.code)).toContain('OTM_NO_SERVER');
-    expect(readCatalog(project).baseUrl).toBeUndefined();
   });
 
   it('without API_BASE_URL: a tool error naming API_BASE_URL, nothing sent', async () => {

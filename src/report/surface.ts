@@ -1,0 +1,38 @@
+/**
+ * What the tool list costs a client: tool count, tools/list size in bytes and in o200k_base tokens (the
+ * tokenizer is loaded on first use), and the limits of common clients it breaks.
+ */
+import type { Catalog } from '../../templates/runtime/catalog.js';
+import { ToolRegistry } from '../../templates/runtime/tools.js';
+
+/** Claude Code prefixes `mcp__<server>__`, leaving about this many characters of a 64-character name. */
+export const CLAUDE_CODE_NAME_BUDGET = 45;
+export const CLIENT_TOOL_LIMITS: ReadonlyArray<{ client: string; maxTools: number }> = [
+  { client: 'Cursor', maxTools: 40 },
+  { client: 'Windsurf', maxTools: 50 },
+  { client: 'clients capped at 100 tools', maxTools: 100 },
+];
+
+export interface SurfaceReport {
+  tools: number;
+  listBytes: number;
+  listTokens: number;
+  tokensPerTool: number;
+  namesOverClaudeCodeBudget: string[];
+  clientLimitsExceeded: string[];
+}
+
+export async function surfaceReport(catalog: Catalog): Promise<SurfaceReport> {
+  const listed = new ToolRegistry(catalog).listed;
+  const json = JSON.stringify({ tools: listed });
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const listTokens = countTokens(json);
+  return {
+    tools: listed.length,
+    listBytes: Buffer.byteLength(json),
+    listTokens,
+    tokensPerTool: listed.length > 0 ? Math.round(listTokens / listed.length) : 0,
+    namesOverClaudeCodeBudget: listed.map((t) => t.name).filter((n) => n.length > CLAUDE_CODE_NAME_BUDGET),
+    clientLimitsExceeded: CLIENT_TOOL_LIMITS.filter((l) => listed.length > l.maxTools).map((l) => `${l.client} (${l.maxTools})`),
+  };
+}
