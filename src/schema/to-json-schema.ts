@@ -13,8 +13,14 @@ import { isEmptySchema, mergeAllOf } from './composition.js';
 import { DefNames, defRef } from './refs.js';
 import { applyNullable, convertType, copyScalarKeywords } from './scalar.js';
 
-/** Descriptions inside schemas are cut here: tool lists are read by models with finite context. */
+/** Descriptions of parameters and bodies are cut here: tool lists are read by models with finite context. */
 export const MAX_SCHEMA_DESCRIPTION = 600;
+/**
+ * Descriptions of properties inside schemas keep their first sentence, at most this long. Shared schemas are
+ * repeated in every tool that uses them (clients need self-contained schemas), and in large APIs their prose
+ * is most of the tool list (three quarters of Kubernetes's).
+ */
+export const MAX_NESTED_DESCRIPTION = 200;
 const MAX_EXAMPLE_JSON = 200;
 
 export class SchemaConverter {
@@ -63,7 +69,7 @@ export class SchemaConverter {
     }
     const result = defRef(name);
     // 3.1 allows siblings next to $ref; keep the ones that matter to a caller.
-    if (typeof schema['description'] === 'string') result['description'] = trimDescription(schema['description']);
+    if (typeof schema['description'] === 'string' && schema['description'].trim()) result['description'] = firstSentence(schema['description']);
     if (schema['nullable'] === true) return applyNullable(result);
     return result;
   }
@@ -83,11 +89,8 @@ export class SchemaConverter {
   }
 
   private copyDescription(source: Record<string, unknown>, target: JsonSchema): void {
-    if (typeof source['description'] === 'string' && source['description'].trim()) {
-      target['description'] = trimDescription(source['description']);
-    } else if (typeof source['title'] === 'string' && source['title'].trim()) {
-      target['description'] = trimDescription(source['title']);
-    }
+    const text = [source['description'], source['title']].find((t): t is string => typeof t === 'string' && t.trim() !== '');
+    if (text) target['description'] = firstSentence(text);
   }
 
   private copyExample(source: Record<string, unknown>, target: JsonSchema): void {
@@ -182,4 +185,15 @@ export function trimDescription(text: string, max = MAX_SCHEMA_DESCRIPTION): str
   const cut = clean.slice(0, max);
   const sentenceEnd = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.\n'));
   return `${sentenceEnd > max / 2 ? cut.slice(0, sentenceEnd + 1) : cut.trimEnd()}…`;
+}
+
+/** The first sentence of a description (or its start, cut at a word), for properties inside schemas. */
+export function firstSentence(text: string, max = MAX_NESTED_DESCRIPTION): string {
+  const clean = text.trim().replace(/\s+/g, ' ');
+  const end = clean.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? clean.slice(0, end + 1) : clean;
+  if (sentence.length <= max) return sentence;
+  const cut = sentence.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, '')}…`;
 }

@@ -1,10 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRequest, type BuiltRequest } from '../../templates/runtime/request.js';
 import { callUpstream } from '../../templates/runtime/upstream.js';
 
 const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
+const PET_JSON = '{"id":7,"name":"Rex","tags":["good","boy"]}';
+/** Compressible and larger than the caps used below, so truncation applies to the decoded bytes. */
+const BIG_JSON = JSON.stringify({ items: Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: `pet-${i}` })) });
+const ENCODERS: Record<string, (input: string) => Buffer> = {
+  gzip: (input) => gzipSync(input),
+  br: (input) => brotliCompressSync(input),
+  deflate: (input) => deflateSync(input),
+};
 
 let server: http.Server;
 let base: string;
@@ -82,6 +91,34 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       });
       return;
     }
+    case '/encoded': {
+      // ?encoding=gzip|br|deflate&body=pet|big: the body compressed, with the compressed Content-Length.
+      const encoding = url.searchParams.get('encoding') ?? 'gzip';
+      const compressed = ENCODERS[encoding]!(url.searchParams.get('body') === 'big' ? BIG_JSON : PET_JSON);
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+          'content-length': String(compressed.byteLength),
+        })
+        .end(compressed);
+      return;
+    }
+    case '/invalid-json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": 7, "name": ');
+      return;
+    case '/html-labelled-json':
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('{"id":7}');
+      return;
+    case '/json-labelled-html':
+      res.writeHead(200, { 'content-type': 'application/json' }).end('<html><body>Maintenance</body></html>');
+      return;
+    case '/empty-json':
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' }).end();
+      return;
+    case '/empty-chunked':
+      res.writeHead(200, { 'content-type': 'application/json' }).end();
+      return;
     default:
       res.writeHead(404).end();
   }
@@ -359,5 +396,45 @@ describe('callUpstream with an injected fetch', () => {
     await callUpstream(request, { ...OPTS, fetch: spy });
     expect(seen?.redirect).toBe('manual');
     expect(seen?.signal).toBeInstanceOf(AbortSignal);
+  });
+});
+
+describe('callUpstream: encodings and odd bodies', () => {
+  it.each(['gzip', 'br', 'deflate'])('decodes a %s-encoded JSON body', async (encoding) => {
+    const result = await callUpstream(get(`/encoded?encoding=${encoding}`), OPTS);
+    expect(result).toEqual({
+      content: [{ type: 'text', text: PET_JSON }],
+      structuredContent: JSON.parse(PET_JSON) as Record<string, unknown>,
+    });
+  });
+
+  it('caps the decoded bytes of a compressed body, not the compressed ones', async () => {
+    for (const encoding of ['gzip', 'br']) {
+      const result = await callUpstream(get(`/encoded?encoding=${encoding}&body=big`), { ...OPTS, maxBytes: 1_000 });
+      const text = (result.content[0] as { text: string }).text;
+      expect(text.startsWith(BIG_JSON.slice(0, 1_000))).toBe(true);
+      // Content-Length counts compressed bytes, so the note cannot say how much is left.
+      expect(text.endsWith('\n…[truncated: more bytes not shown]')).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+    }
+  });
+
+  it('invalid JSON with a JSON content type: the text, no structuredContent, not an error', async () => {
+    expect(await callUpstream(get('/invalid-json'), OPTS)).toEqual({
+      content: [{ type: 'text', text: '{"id": 7, "name": ' }],
+    });
+  });
+
+  it('wrong content types: the body as text, parsed only when labelled JSON', async () => {
+    expect(await callUpstream(get('/html-labelled-json'), OPTS)).toEqual({ content: [{ type: 'text', text: '{"id":7}' }] });
+    expect(await callUpstream(get('/json-labelled-html'), OPTS)).toEqual({
+      content: [{ type: 'text', text: '<html><body>Maintenance</body></html>' }],
+    });
+  });
+
+  it('an empty 200 body, with or without Content-Length', async () => {
+    const empty = { content: [{ type: 'text', text: 'HTTP 200 OK (empty body)' }] };
+    expect(await callUpstream(get('/empty-json'), OPTS)).toEqual(empty);
+    expect(await callUpstream(get('/empty-chunked'), OPTS)).toEqual(empty);
   });
 });
