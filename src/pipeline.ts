@@ -46,6 +46,9 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
   timer('tools');
   const planned = await planProject(api, tools, options);
   timer('emit');
+  if (!planned.catalog.baseUrl) {
+    diags.warn('OTM_NO_SERVER', api.dialect === 'swagger-2.0' ? '#/host' : '#/servers', `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`);
+  }
   const formatted = await formatFiles(planned.files);
   timer('format');
   const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion())].sort((a, b) => (a.path < b.path ? -1 : 1));

@@ -102,7 +102,7 @@ export class SchemaConverter {
   private convertStructure(source: Record<string, unknown>, target: JsonSchema, pointer: string): void {
     const properties = source['properties'];
     const declaredRequired = Array.isArray(source['required']) ? source['required'].filter((r): r is string => typeof r === 'string') : [];
-    if (isPlainObject(properties) || (declaredRequired.length > 0 && !hasComposition(source))) {
+    if (isPlainObject(properties) || declaredRequired.length > 0) {
       const converted: Record<string, JsonSchema> = {};
       const readOnly = new Set<string>();
       for (const [name, propSchema] of Object.entries(isPlainObject(properties) ? properties : {})) {
@@ -110,14 +110,14 @@ export class SchemaConverter {
         else converted[name] = this.convert(propSchema, joinPointer(pointer, 'properties', name));
       }
       const required = declaredRequired.filter((r) => !readOnly.has(r));
-      // A required name the schema never describes (a common spec slip) is still required by the API:
-      // accept it as a free-form value rather than drop the requirement.
-      if (!hasComposition(source)) {
-        for (const name of required) if (!(name in converted)) converted[name] = { description: 'Required by the API (not described by the spec).' };
+      // A required name with no property here is either described by an allOf member, or not at all (a common
+      // spec slip). Either way the API requires it: declare it free-form here (the members still constrain
+      // it), rather than drop the requirement.
+      for (const name of required) {
+        if (!(name in converted)) converted[name] = hasComposition(source) ? {} : { description: 'Required by the API (not described by the spec).' };
       }
-      target['properties'] = converted;
-      const kept = required.filter((r) => r in converted || hasComposition(source));
-      if (kept.length > 0) target['required'] = kept;
+      if (Object.keys(converted).length > 0 || isPlainObject(properties)) target['properties'] = converted;
+      if (required.length > 0) target['required'] = required;
     }
     const additional = source['additionalProperties'];
     if (typeof additional === 'boolean') target['additionalProperties'] = additional;
@@ -190,10 +190,20 @@ export function trimDescription(text: string, max = MAX_SCHEMA_DESCRIPTION): str
 /** The first sentence of a description (or its start, cut at a word), for properties inside schemas. */
 export function firstSentence(text: string, max = MAX_NESTED_DESCRIPTION): string {
   const clean = text.trim().replace(/\s+/g, ' ');
-  const end = clean.search(/[.!?](\s|$)/);
+  const end = sentenceEnd(clean);
   const sentence = end >= 0 ? clean.slice(0, end + 1) : clean;
   if (sentence.length <= max) return sentence;
   const cut = sentence.slice(0, max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, '')}…`;
+}
+
+/** Index of the period ending the first sentence: one followed by the end, or by a space and a capital letter. */
+function sentenceEnd(text: string): number {
+  const pattern = /[.!?](?=$|\s+[A-Z`"'(\[])/g;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const before = text.slice(Math.max(0, match.index - 4), match.index + 1).toLowerCase();
+    if (!/(\be\.g\.|\bi\.e\.|\betc\.|\bvs\.)$/.test(before)) return match.index;
+  }
+  return -1;
 }

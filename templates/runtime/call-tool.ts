@@ -78,12 +78,14 @@ export function baseUrlFor(tool: CatalogTool, catalog: Catalog, config: RuntimeC
 
 function withCredentials(request: BuiltRequest, credentials: AppliedCredentials): BuiltRequest {
   if (credentials.query.length === 0 && credentials.cookies.length === 0 && Object.keys(credentials.headers).length === 0) return request;
-  const url = new URL(request.url);
-  for (const [name, value] of credentials.query) url.searchParams.append(name, value);
+  // Appended as text: going through URLSearchParams would re-encode the operation's own query string
+  // (spaces as `+`, reserved characters escaped), undoing its serialization style.
+  const query = credentials.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  const url = query ? `${request.url}${request.url.includes('?') ? '&' : '?'}${query}` : request.url;
   const headers = { ...request.headers, ...credentials.headers };
   if (credentials.cookies.length > 0) {
     const added = credentials.cookies.map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('; ');
     headers['cookie'] = headers['cookie'] ? `${headers['cookie']}; ${added}` : added;
   }
-  return { ...request, url: url.toString(), headers };
+  return { ...request, url, headers };
 }

@@ -234,9 +234,8 @@ describe('bodies.yaml: request bodies', () => {
     expect(meta!.body.toString('utf8')).toBe('{"tag":"x","size":3}');
   });
 
-  // BUG: an object field in a multipart body is sent as a Blob, so its part gets `filename="blob"` and
-  // multer/Starlette/FastAPI treat it as an uploaded file instead of a form field.
-  it.fails('multipart/form-data: the JSON object part is a field, not a file (no filename)', async () => {
+  // A part with a filename is a file upload to multer/Starlette/FastAPI: JSON fields must not have one.
+  it('multipart/form-data: the JSON object part is a field, not a file (no filename)', async () => {
     const req = await callOk(client, 'uploadMultipart', multipartArgs);
     const meta = parseMultipart(req).find((p) => p.name === 'meta')!;
     expect(meta.headers['content-disposition']).toBe('form-data; name="meta"');
@@ -404,9 +403,7 @@ describe('no-servers.yaml: no servers', () => {
     expect(readFileSync(join(project.dir, '.env.example'), 'utf8')).toMatch(/^API_BASE_URL=/m);
   });
 
-  // BUG: OTM_NO_SERVER (README diagnostics table) is defined in src/diagnostics/codes.ts but never emitted:
-  // a spec without servers generates with no diagnostic at all.
-  it.fails('reports OTM_NO_SERVER', () => {
+  it('reports OTM_NO_SERVER', () => {
     expect(project.result.diagnostics.map((d) => d.code)).toContain('OTM_NO_SERVER');
   });
 
@@ -529,9 +526,8 @@ describe('security.yaml: credentials', () => {
     expect(req.headers['authorization']).toBeUndefined();
   });
 
-  // BUG: a query API key is added with URL.searchParams.append, which re-serializes the whole query string
-  // as application/x-www-form-urlencoded: the operation's own `q=a%20b` becomes `q=a+b`.
-  it.fails('AND: the query key is appended without re-encoding the operation\'s own query parameters', async () => {
+  // Credentials in the query must not re-serialize the operation's own query string (`q=a%20b`, not `q=a+b`).
+  it('AND: the query key is appended without re-encoding the operation\'s own query parameters', async () => {
     const req = await callOk(full, 'headerAndQueryKey', { q: 'a b' });
     expect(req.url).toBe('/both?q=a%20b&api_key=qk-1');
   });

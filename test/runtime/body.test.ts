@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyPlan } from '../../templates/runtime/catalog.js';
-import { asFileInput, encodeBody } from '../../templates/runtime/body.js';
+import { asFileInput, encodeBody, type EncodedBody } from '../../templates/runtime/body.js';
 import { RequestBuildError } from '../../templates/runtime/serialize.js';
 
 function plan(kind: BodyPlan['kind'], mediaType: string, extra: Partial<BodyPlan> = {}): BodyPlan {
@@ -10,9 +10,9 @@ function plan(kind: BodyPlan['kind'], mediaType: string, extra: Partial<BodyPlan
 const PNG_BYTES = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff];
 const PNG_BASE64 = Buffer.from(PNG_BYTES).toString('base64');
 
-/** Serializes FormData the way fetch would and parses it back, as a server would see it. */
-async function roundTrip(form: FormData): Promise<FormData> {
-  return new Request('http://localhost/', { method: 'POST', body: form }).formData();
+/** Parses an encoded multipart body back, as a server would see it. */
+async function roundTrip(encoded: EncodedBody): Promise<FormData> {
+  return new Request('http://localhost/', { method: 'POST', body: encoded.body, headers: { 'content-type': encoded.contentType ?? '' } }).formData();
 }
 
 async function blobBytes(value: unknown): Promise<number[]> {
@@ -131,10 +131,17 @@ describe('form bodies (application/x-www-form-urlencoded)', () => {
 describe('multipart bodies', () => {
   const multipart = plan('multipart', 'multipart/form-data', { fileFields: ['file'] });
 
-  it('returns FormData and no Content-Type (fetch adds the boundary)', () => {
+  it('returns bytes and a Content-Type carrying the boundary', () => {
     const encoded = encodeBody(multipart, { name: 'x' });
-    expect(encoded.body).toBeInstanceOf(FormData);
-    expect(encoded.contentType).toBeUndefined();
+    expect(encoded.body).toBeInstanceOf(Uint8Array);
+    expect(encoded.contentType).toMatch(/^multipart\/form-data; boundary=----openapi-to-mcp-[0-9a-f]{24}$/);
+  });
+
+  it('a JSON part is a field, not a file: no filename', () => {
+    const encoded = encodeBody(multipart, { meta: { tag: 'x' } });
+    const text = Buffer.from(encoded.body as Uint8Array).toString('utf8');
+    expect(text).toContain('Content-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n\r\n{"tag":"x"}');
+    expect(text).not.toContain('filename');
   });
 
   it('a base64 file becomes a Blob with its bytes, filename and type, surviving the wire', async () => {
@@ -142,7 +149,7 @@ describe('multipart bodies', () => {
       file: { base64: PNG_BASE64, filename: 'pixel.png', contentType: 'image/png' },
       purpose: 'avatar',
     });
-    const parsed = await roundTrip(encoded.body as FormData);
+    const parsed = await roundTrip(encoded);
     const file = parsed.get('file');
     expect(file).toBeInstanceOf(File);
     expect((file as File).name).toBe('pixel.png');
@@ -152,7 +159,7 @@ describe('multipart bodies', () => {
   });
 
   it('file defaults: filename `file`, type application/octet-stream', async () => {
-    const parsed = await roundTrip(encodeBody(multipart, { file: { base64: PNG_BASE64 } }).body as FormData);
+    const parsed = await roundTrip(encodeBody(multipart, { file: { base64: PNG_BASE64 } }));
     const file = parsed.get('file') as File;
     expect(file.name).toBe('file');
     expect(file.type).toBe('application/octet-stream');
@@ -164,7 +171,7 @@ describe('multipart bodies', () => {
       encoding: { img: { contentType: 'image/png' }, any: { contentType: 'image/*' } },
     });
     const parsed = await roundTrip(
-      encodeBody(withType, { img: { base64: PNG_BASE64 }, any: { base64: PNG_BASE64 } }).body as FormData,
+      encodeBody(withType, { img: { base64: PNG_BASE64 }, any: { base64: PNG_BASE64 } }),
     );
     expect((parsed.get('img') as File).type).toBe('image/png');
     expect((parsed.get('any') as File).type).toBe('application/octet-stream');
@@ -174,7 +181,7 @@ describe('multipart bodies', () => {
     const parsed = await roundTrip(
       encodeBody(plan('multipart', 'multipart/form-data'), {
         notes: { text: 'héllo', filename: 'notes.txt', contentType: 'text/plain' },
-      }).body as FormData,
+      }),
     );
     const notes = parsed.get('notes') as File;
     expect(notes.name).toBe('notes.txt');
@@ -183,13 +190,13 @@ describe('multipart bodies', () => {
   });
 
   it('a plain string in a file field is the file text', async () => {
-    const parsed = await roundTrip(encodeBody(multipart, { file: 'a,b\n1,2' }).body as FormData);
+    const parsed = await roundTrip(encodeBody(multipart, { file: 'a,b\n1,2' }));
     expect(await (parsed.get('file') as File).text()).toBe('a,b\n1,2');
   });
 
   it('data URL base64 is accepted and gives the type', async () => {
     const parsed = await roundTrip(
-      encodeBody(multipart, { file: { base64: `data:image/png;base64,${PNG_BASE64}` } }).body as FormData,
+      encodeBody(multipart, { file: { base64: `data:image/png;base64,${PNG_BASE64}` } }),
     );
     const file = parsed.get('file') as File;
     expect(file.type).toBe('image/png');
@@ -208,15 +215,14 @@ describe('multipart bodies', () => {
         { base64: PNG_BASE64, filename: 'a.png' },
         { text: 'b', filename: 'b.txt' },
       ],
-    }).body as FormData;
+    });
     const parsed = await roundTrip(form);
     expect(parsed.get('count')).toBe('3');
     expect(parsed.get('flag')).toBe('false');
     expect(parsed.get('empty')).toBe('');
     expect(parsed.has('skipped')).toBe(false);
-    const meta = parsed.get('meta') as File;
-    expect(meta.type).toBe('application/json');
-    expect(JSON.parse(await meta.text())).toEqual({ a: [1, 2] });
+    // A JSON part has no filename, so a server reads it as a field (its Content-Type says JSON).
+    expect(JSON.parse(parsed.get('meta') as string)).toEqual({ a: [1, 2] });
     expect(parsed.getAll('tags')).toEqual(['x', 'y']);
     const attachments = parsed.getAll('attachments') as File[];
     expect(attachments.map((file) => file.name)).toEqual(['a.png', 'b.txt']);
@@ -227,10 +233,10 @@ describe('multipart bodies', () => {
     const withJson = plan('multipart', 'multipart/form-data', {
       encoding: { ids: { contentType: 'application/json' } },
     });
-    const parsed = await roundTrip(encodeBody(withJson, { ids: [1, 2] }).body as FormData);
+    const parsed = await roundTrip(encodeBody(withJson, { ids: [1, 2] }));
     const ids = parsed.getAll('ids');
     expect(ids).toHaveLength(1);
-    expect(await (ids[0] as File).text()).toBe('[1,2]');
+    expect(ids[0]).toBe('[1,2]');
   });
 
   it('invalid base64 is refused', () => {

@@ -97,9 +97,10 @@ function preflight(base: string, origin: string, requestHeaders = 'content-type,
 describe('CORS', () => {
   it('off by default: OPTIONS is the SDK 405 and a foreign Origin is refused', async () => {
     const base = await start();
-    const options = await preflight(base, 'https://app.example.com');
+    const options = await preflight(base, 'http://localhost:5173');
     expect(options.status).toBe(405);
     expect(options.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(base, 'https://app.example.com')).status).toBe(403);
     expect((await callTool(base, 0, { origin: 'https://app.example.com' })).status).toBe(403);
     const local = await callTool(base, 0, { origin: 'http://localhost:5173' });
     expect(local.status).toBe(200);

@@ -3,6 +3,7 @@
 export const TOOLS = {
   getItem: 'GET /items/{itemId}',
   deleteItem: 'DELETE /items/{itemId}',
+  listItems: 'GET /items',
   createItem: 'POST /items',
   createCharge: 'POST /charges',
   get_search: 'GET /search',

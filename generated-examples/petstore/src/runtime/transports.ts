@@ -1,5 +1,6 @@
 /** stdio and stateless Streamable HTTP, both serving the same factory (2026-07-28 and 2025-11-25 clients). */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import {
   hostHeaderValidation,
   localhostHostValidation,
@@ -10,9 +11,13 @@ import {
 import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { RuntimeConfig } from './config.js';
+import { createCors, type Cors } from './cors.js';
 import type { Logger } from './log.js';
+import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
 
 const MAX_REQUEST_BODY = 4 * 1024 * 1024;
+/** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
+const MAX_LOGGED_PATH = 200;
 
 export function startStdio(factory: () => Server, log: Logger): void {
   const handle = serveStdio(factory, { onerror: (e) => log.error('stdio error', { error: e.message }) });
@@ -22,44 +27,149 @@ export function startStdio(factory: () => Server, log: Logger): void {
   log.info('serving MCP on stdio');
 }
 
-export function startHttp(factory: () => Server, config: RuntimeConfig, log: Logger): Promise<{ port: number; close: () => Promise<void> }> {
-  const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror: (e) => log.error('mcp error', { error: e.message }) });
-  const toNode = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror: (e) => log.error('http error', { error: String(e) }) });
-  const { validHost, validOrigin } = guards(config);
+export interface HttpServerHandle {
+  port: number;
+  /** Stops at once; exchanges still in flight are torn down. */
+  close: () => Promise<void>;
+  /**
+   * Stops gracefully: refuses new connections and new requests (503), lets the requests in flight finish
+   * for up to `http.shutdownTimeoutMs`, then closes. Resolves true when everything finished in time.
+   */
+  shutdown: () => Promise<boolean>;
+}
+
+export interface StartHttpOptions {
+  /** Exit gracefully on SIGTERM/SIGINT (default true; tests running in-process turn it off). */
+  handleSignals?: boolean;
+}
+
+export function startHttp(
+  factory: () => Server,
+  config: RuntimeConfig,
+  log: Logger,
+  options: StartHttpOptions = {},
+): Promise<HttpServerHandle> {
+  const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
+  const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const toNode = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const cors = createCors(config.http.corsOrigins);
+  const { validHost, validOrigin } = guards(config, cors);
+  const inflight = new InflightRequests();
+  const unanswered = new Set<ServerResponse>();
+  let draining = false;
+
   const server = createHttpServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    logWhenClosed(req, res, log);
+    if (draining) return refuseWhileDraining(req, res);
+    const path = pathOf(req);
     if (path === '/health' || path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
-    if (!validHost(req, res) || !validOrigin(req, res)) return;
-    void toNode(req, res);
+    if (!validHost(req, res)) return;
+    if (cors?.isPreflight(req)) return cors.answerPreflight(req, res);
+    if (!validOrigin(req, res)) return;
+    cors?.decorate(req, res);
+    serveMcp(req, res);
   });
+
+  const serveMcp = (req: IncomingMessage, res: ServerResponse) => {
+    const exchange = toNode(req, res);
+    // A subscriptions/listen stream lasts as long as the client wants: shutdown closes it rather than waiting.
+    if (req.headers['mcp-method'] === 'subscriptions/listen') return void exchange.catch(onerror);
+    unanswered.add(res);
+    inflight.track(exchange.finally(() => unanswered.delete(res)));
+  };
+
+  // 'close' fires once, when the listener is closed and the last connection has ended; a close callback
+  // registered after that would never run, so the event is captured up front.
+  const serverClosed = new Promise<void>((done) => server.once('close', () => done()));
+
+  const close = async () => {
+    draining = true;
+    await handler.close();
+    if (server.listening) server.close();
+    server.closeAllConnections();
+    await serverClosed;
+  };
+
+  const shutdown = async (): Promise<boolean> => {
+    if (!draining) {
+      draining = true;
+      // Stops listening (new connections are refused) and drops idle keep-alive connections.
+      server.close();
+      // Responses still to come end their connection, so clients do not send more on it.
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      log.info('draining: waiting for requests in flight', { inflight: inflight.size, timeoutMs: config.http.shutdownTimeoutMs });
+    }
+    const finished = await inflight.waitUntilIdle(config.http.shutdownTimeoutMs);
+    if (!finished) log.warn('shutdown timeout: closing requests still in flight', { inflight: inflight.size });
+    await close();
+    return finished;
+  };
+
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.http.port, config.http.host, () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : config.http.port;
-      log.info('serving MCP over Streamable HTTP', { url: `http://${config.http.host}:${port}/mcp` });
-      const close = async () => {
-        await handler.close();
-        await new Promise<void>((done) => server.close(() => done()));
-      };
-      const stop = () => void close().then(() => process.exit(0));
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
-      resolve({ port, close });
+      log.info('serving MCP over Streamable HTTP', { url: `http://${config.http.host}:${port}/mcp`, cors: cors !== undefined });
+      if (options.handleSignals !== false) exitGracefullyOnSignals(() => shutdown().then(() => undefined), log);
+      resolve({ port, close, shutdown: () => shutdown() });
     });
   });
 }
 
+/** During a drain every new request gets 503 and the connection is closed after it. */
+function refuseWhileDraining(req: IncomingMessage, res: ServerResponse): void {
+  const headers = { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' };
+  res.writeHead(503, headers);
+  if (pathOf(req) === '/mcp') {
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Server is shutting down' }, id: null }));
+  } else {
+    res.end(JSON.stringify({ status: 'shutting down' }));
+  }
+}
+
+/**
+ * One line per request once it is over: method, path, status, duration. Headers and bodies never appear
+ * (they carry credentials and tool arguments); neither does the query string.
+ */
+function logWhenClosed(req: IncomingMessage, res: ServerResponse, log: Logger): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    const fields: Record<string, unknown> = {
+      method: req.method,
+      path: pathOf(req).slice(0, MAX_LOGGED_PATH),
+      status: res.headersSent ? res.statusCode : null,
+      ms,
+    };
+    // Closed before the response was complete: the client went away (or the server was torn down).
+    if (!res.writableFinished) fields['aborted'] = true;
+    log.info('http request', fields);
+  });
+}
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0] ?? '/';
+}
+
 type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** DNS-rebinding protection: localhost only, unless the deployment lists its own host names. */
-function guards(config: RuntimeConfig): { validHost: Guard; validOrigin: Guard } {
+/**
+ * DNS-rebinding protection: localhost only, unless the deployment lists its own host names. Origins
+ * allowed for CORS pass the Origin check too: listing them is the operator saying browsers there may call.
+ */
+function guards(config: RuntimeConfig, cors: Cors | undefined): { validHost: Guard; validOrigin: Guard } {
   const hosts = config.http.allowedHosts;
   const origins = config.http.allowedOrigins.length > 0 ? config.http.allowedOrigins : hosts;
+  const originGuard = origins.length > 0 ? originValidation(origins) : localhostOriginValidation();
   return {
     validHost: hosts.length > 0 ? hostHeaderValidation(hosts) : localhostHostValidation(),
-    validOrigin: origins.length > 0 ? originValidation(origins) : localhostOriginValidation(),
+    validOrigin: (req, res) => {
+      const origin = req.headers.origin;
+      if (cors !== undefined && origin !== undefined && cors.allows(origin)) return true;
+      return originGuard(req, res);
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * Content-Type out.
  */
 import type { BodyPlan, ParamStyle } from './catalog.js';
+import { encodeMultipart, type MultipartPart } from './multipart.js';
 import {
   RequestBuildError,
   encodeQueryKey,
@@ -16,7 +17,7 @@ import {
 } from './serialize.js';
 
 export interface EncodedBody {
-  body: string | Uint8Array | FormData;
+  body: string | Uint8Array;
   /** Absent for multipart: fetch writes `multipart/form-data; boundary=…` itself. */
   contentType?: string;
 }
@@ -47,7 +48,7 @@ export function encodeBody(plan: BodyPlan, value: unknown): EncodedBody {
         contentType: concreteOr(plan.mediaType, 'application/x-www-form-urlencoded'),
       };
     case 'multipart':
-      return { body: buildMultipart(value, plan) };
+      return buildMultipart(value, plan);
     case 'binary':
       return encodeBinaryBody(value, plan.mediaType);
     case 'text':
@@ -127,14 +128,13 @@ function encodeFormField(name: string, field: unknown, rule: FieldEncoding | und
  *   else application/octet-stream). A plain string in a file field is the file's text content;
  * - scalars → string parts;
  * - objects → a JSON part with Content-Type application/json (or the property's `encoding` contentType).
- *   FormData can only give a part a Content-Type through a Blob, and fetch then names it `filename="blob"`;
  * - arrays → one part per element, all under the property's name (what OpenAPI specifies and what
  *   multer, FastAPI and Spring read as a list), unless `encoding` asks for JSON, which sends the whole
  *   array as one JSON part.
  */
-function buildMultipart(value: unknown, plan: BodyPlan): FormData {
+function buildMultipart(value: unknown, plan: BodyPlan): { body: Uint8Array; contentType: string } {
   const fields = requireObject(value, 'A multipart body');
-  const form = new FormData();
+  const parts: MultipartPart[] = [];
   for (const [name, field] of Object.entries(fields)) {
     if (field === undefined) continue;
     const part: PartRule = {
@@ -143,9 +143,12 @@ function buildMultipart(value: unknown, plan: BodyPlan): FormData {
     };
     const wantsWholeJson = part.contentType !== undefined && isJsonMediaType(part.contentType);
     const items = Array.isArray(field) && !wantsWholeJson ? field : [field];
-    for (const item of items) appendPart(form, name, item, part);
+    for (const item of items) {
+      const encoded = partFor(name, item, part);
+      if (encoded) parts.push(encoded);
+    }
   }
-  return form;
+  return encodeMultipart(parts);
 }
 
 interface PartRule {
@@ -153,22 +156,20 @@ interface PartRule {
   contentType: string | undefined;
 }
 
-function appendPart(form: FormData, name: string, item: unknown, rule: PartRule): void {
-  if (item === undefined) return;
+function partFor(name: string, item: unknown, rule: PartRule): MultipartPart | undefined {
+  if (item === undefined) return undefined;
   const file = asFileInput(item) ?? (rule.isFileField && typeof item === 'string' ? { text: item } : undefined);
   if (file !== undefined) {
     const { bytes, contentType } = fileBytes(file, name);
     const type = contentType ?? concreteOr(rule.contentType, OCTET_STREAM);
-    form.append(name, new Blob([bytes], { type }), file.filename ?? DEFAULT_FILENAME);
-    return;
+    return { name, data: bytes, filename: file.filename ?? DEFAULT_FILENAME, contentType: type };
   }
   const wantsJson = rule.contentType !== undefined && isJsonMediaType(rule.contentType);
   if (wantsJson || Array.isArray(item) || isPlainObject(item)) {
     const type = wantsJson && rule.contentType !== undefined ? rule.contentType : 'application/json';
-    form.append(name, new Blob([JSON.stringify(item) ?? 'null'], { type }));
-    return;
+    return { name, data: JSON.stringify(item) ?? 'null', contentType: type };
   }
-  form.append(name, scalarToString(item));
+  return { name, data: scalarToString(item) };
 }
 
 // ---------------------------------------------------------------------------------------------------

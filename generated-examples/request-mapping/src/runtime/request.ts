@@ -20,7 +20,7 @@ export interface BuiltRequest {
   url: string;
   /** Lowercase header names. */
   headers: Record<string, string>;
-  body?: string | Uint8Array | FormData;
+  body?: string | Uint8Array;
 }
 
 export const DEFAULT_ACCEPT = 'application/json, */*';
@@ -48,8 +48,8 @@ export function buildRequest(plan: RequestPlan, args: Record<string, unknown>, b
     } else {
       const encoded = encodeBody(plan.body, value);
       request.body = encoded.body;
-      // The body encoder knows what it produced, so its Content-Type wins over a `Content-Type` header
-      // parameter; for multipart there must be none at all, so that fetch can add the boundary.
+      // The body encoder knows what it produced (for multipart, its boundary), so its Content-Type wins over
+      // a `Content-Type` header parameter.
       if (encoded.contentType === undefined) headers.delete('content-type');
       else headers.set('content-type', encoded.contentType);
     }

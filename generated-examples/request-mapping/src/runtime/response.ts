@@ -20,6 +20,8 @@ export interface ResponseOptions {
   maxBytes: number;
   /** Names the request in error messages, e.g. `GET /pets/{petId}`. */
   requestLabel: string;
+  /** Added to an error heading in parentheses, e.g. `gave up after 2 retries`. */
+  errorNote?: string;
 }
 
 /** How much of an error body is quoted. */
@@ -40,7 +42,7 @@ export async function responseToResult(res: Response, opts: ResponseOptions): Pr
   const isError = res.status >= 400;
   const body = await readCapped(res, isError ? Math.min(opts.maxBytes, ERROR_READ_BYTES) : opts.maxBytes);
   const contentType = res.headers.get('content-type') ?? '';
-  if (isError) return errorResponseResult(res, body, contentType, opts.requestLabel);
+  if (isError) return errorResponseResult(res, body, contentType, errorHeading(res, opts));
   if (body.bytes.byteLength === 0 && !body.truncated) return textResult(`${statusLine(res)} (empty body)`);
   return successResult(res, body, contentType, opts.maxBytes);
 }
@@ -212,9 +214,14 @@ function statusLine(res: Response): string {
 // Results
 // ---------------------------------------------------------------------------------------------------
 
-/** `HTTP 404 Not Found from GET /pets/7`, then the start of the body. Never structuredContent. */
-function errorResponseResult(res: Response, body: CappedBody, contentType: string, label: string): ToolResult {
-  const heading = `${statusLine(res)} from ${label}`;
+/** `HTTP 503 Service Unavailable from GET /pets/7 (gave up after 2 retries)`. */
+function errorHeading(res: Response, opts: ResponseOptions): string {
+  const heading = `${statusLine(res)} from ${opts.requestLabel}`;
+  return opts.errorNote ? `${heading} (${opts.errorNote})` : heading;
+}
+
+/** The heading, then the start of the body. Never structuredContent. */
+function errorResponseResult(res: Response, body: CappedBody, contentType: string, heading: string): ToolResult {
   if (body.bytes.byteLength === 0) return errorResult(heading);
   const essence = essenceOf(contentType);
   const textual =

@@ -2,19 +2,31 @@
  * Sends a built request upstream and turns whatever happens into a tool result. Upstream problems
  * (HTTP errors, timeouts, unreachable hosts, refused redirects) become isError results; only the
  * client's own cancellation is rethrown, so the MCP SDK can handle it as a cancellation.
+ *
+ * 429/502/503/504 answers to idempotent requests are retried (see retry.ts), honouring Retry-After, all
+ * within the one `timeoutMs` budget, so a retried call never takes longer than an unretried one may.
  */
+import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, responseToResult, type ToolResult } from './response.js';
+import { decideRetry, isRetryableStatus, sleep, type RetryPolicy } from './retry.js';
 
 export interface UpstreamOptions {
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
+  /** Budget for the whole exchange: every attempt, redirect and wait between retries. */
   timeoutMs: number;
   /** The MCP request's cancellation signal. */
   signal?: AbortSignal;
   maxBytes: number;
   /** Names the request in messages, e.g. `GET /pets/{petId}`. */
   label: string;
+  /** Retries after 429/502/503/504 (idempotent methods only). Default DEFAULT_MAX_RETRIES; 0 turns them off. */
+  maxRetries?: number;
+  /** Longest wait before one retry. Default DEFAULT_MAX_RETRY_WAIT_MS. */
+  maxRetryWaitMs?: number;
+  /** First backoff step without Retry-After; doubles per retry. Default DEFAULT_RETRY_BASE_DELAY_MS. */
+  retryBaseDelayMs?: number;
 }
 
 const MAX_REDIRECTS = 5;
@@ -23,19 +35,80 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Promise<ToolResult> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const deadline = Date.now() + opts.timeoutMs;
   const origin = originOf(req.url);
+  const policy = retryPolicyOf(opts);
+  const history: AttemptHistory = { retriesMade: 0, statuses: [] };
   let phase: Phase = 'send';
   try {
-    const outcome = await fetchFollowingSameOrigin(opts.fetch ?? fetch, req, signal, origin);
-    if (outcome.kind === 'refused') return errorResult(outcome.message);
-    phase = 'read';
-    return await responseToResult(outcome.response, { maxBytes: opts.maxBytes, requestLabel: opts.label });
+    for (;;) {
+      phase = 'send';
+      const outcome = await fetchFollowingSameOrigin(opts.fetch ?? fetch, req, signal, origin);
+      if (outcome.kind === 'refused') return errorResult(withHistory(outcome.message, history));
+      const { response } = outcome;
+      let note = historyNote(history);
+      if (isRetryableStatus(response.status)) {
+        const decision = decideRetry(
+          {
+            method: req.method,
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            retriesMade: history.retriesMade,
+            remainingMs: deadline - Date.now(),
+          },
+          policy,
+        );
+        if (decision.retry) {
+          await discardBody(response);
+          history.statuses.push(response.status);
+          await sleep(decision.waitMs, signal);
+          history.retriesMade++;
+          continue;
+        }
+        note = decision.reason;
+      }
+      phase = 'read';
+      return await responseToResult(response, {
+        maxBytes: opts.maxBytes,
+        requestLabel: opts.label,
+        ...(note === undefined ? {} : { errorNote: note }),
+      });
+    }
   } catch (error) {
     // Cancellation by the client is not an upstream problem: let it propagate.
     if (opts.signal?.aborted) throw error;
-    if (timeout.aborted) return errorResult(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms`);
-    return errorResult(describeFailure(error, phase, origin, opts.label));
+    if (timeout.aborted) {
+      return errorResult(withHistory(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms`, history));
+    }
+    return errorResult(withHistory(describeFailure(error, phase, origin, opts.label), history));
   }
+}
+
+function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {
+  return {
+    maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxWaitMs: opts.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS,
+    baseDelayMs: opts.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+  };
+}
+
+/** What earlier attempts got, so a failure after retries says so. */
+interface AttemptHistory {
+  retriesMade: number;
+  statuses: number[];
+}
+
+/** `after 2 retries; earlier attempts got HTTP 503, 503`, or undefined when nothing was retried. */
+function historyNote(history: AttemptHistory): string | undefined {
+  if (history.retriesMade === 0) return undefined;
+  const retries = history.retriesMade === 1 ? '1 retry' : `${history.retriesMade} retries`;
+  const earlier = history.statuses.length === 1 ? 'the earlier attempt' : 'earlier attempts';
+  return `after ${retries}; ${earlier} got HTTP ${history.statuses.join(', ')}`;
+}
+
+function withHistory(message: string, history: AttemptHistory): string {
+  const note = historyNote(history);
+  return note === undefined ? message : `${message} (${note})`;
 }
 
 type Phase = 'send' | 'read';

@@ -1,0 +1,296 @@
+// Load test: modern (2026-07-28) tools/call over stateless Streamable HTTP, 100 connections for
+// BENCH_SECONDS (default 30) each, against
+//   (a) a server generated from fixtures/specs/petstore.yaml calling getPetById on a fast local upstream, and
+//   (b) a one-tool SDK v2 McpServer (bench/one-tool-server.mjs) doing a trivial echo.
+// Run after `npm run build` (`npm run bench` does both). Everything listens on 127.0.0.1; every process
+// started here is stopped before exit, and a watchdog ends the run if anything hangs.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const SECONDS = positiveInt(process.env.BENCH_SECONDS, 30);
+const CONNECTIONS = 100;
+const WARMUP_SECONDS = 2;
+const PROTOCOL = '2026-07-28';
+/** Generous: generate + tsc + two warm-ups + two runs + start-ups, then it is a hang. */
+const WATCHDOG_MS = (2 * (SECONDS + WARMUP_SECONDS) + 180) * 1000;
+
+const children = new Set();
+let workDir;
+
+const watchdog = setTimeout(() => {
+  console.error(`bench: still running after ${WATCHDOG_MS / 1000} s; stopping`);
+  void cleanup().then(() => process.exit(2));
+}, WATCHDOG_MS);
+watchdog.unref();
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));
+
+try {
+  await main();
+  await cleanup();
+} catch (error) {
+  console.error(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+  await cleanup();
+  process.exitCode = 1;
+}
+clearTimeout(watchdog);
+
+async function main() {
+  workDir = mkdtempSync(join(tmpdir(), 'otm-bench-'));
+  log(`generating and building the petstore server in ${workDir}`);
+  const entry = await generateAndBuildPetstore(join(workDir, 'petstore-mcp'));
+
+  const upstream = await startUpstream();
+  const rows = [];
+
+  const generated = await startMcpServer('generated', process.execPath, [entry, '--http', '--port', '0'], {
+    API_BASE_URL: upstream.url,
+    API_KEY: 'bench-key', // getPetById requires api_key or petstore_auth credentials
+  });
+  rows.push(await measure('generated petstore: getPetById', generated, 'getPetById', { petId: 10 }, /doggie/));
+  await stop(generated.child);
+
+  const oneTool = await startMcpServer('one-tool', process.execPath, [join(REPO, 'bench', 'one-tool-server.mjs')], {});
+  rows.push(await measure('one-tool SDK McpServer: echo', oneTool, 'echo', { text: 'hi' }, /"hi"/));
+  await stop(oneTool.child);
+
+  printTable(rows);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Setup
+// ---------------------------------------------------------------------------------------------------
+
+async function generateAndBuildPetstore(dir) {
+  const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
+  await generate({ spec: join(REPO, 'fixtures', 'specs', 'petstore.yaml'), out: dir, validate: false });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
+  return join(dir, 'dist', 'index.js');
+}
+
+async function startUpstream() {
+  const child = track(spawn(process.execPath, [join(REPO, 'bench', 'upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const line = await firstLine(child.stdout, 10_000, 'upstream');
+  return { child, url: JSON.parse(line).url };
+}
+
+/**
+ * Starts a server whose stderr goes to a file (the generated server logs a line per request; a pipe would
+ * make this process read ~1000 lines/s while it is also generating load), and waits for its URL there.
+ */
+async function startMcpServer(name, command, args, env) {
+  const logFile = join(workDir, `${name}.stderr.log`);
+  const fd = openSync(logFile, 'w');
+  const child = track(
+    spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', fd] }),
+  );
+  closeSync(fd);
+  const url = await pollFor(() => /"url":"(http:\/\/[^"]+)"/.exec(readFileSync(logFile, 'utf8'))?.[1], 15_000, () => `${name} did not start: ${readFileSync(logFile, 'utf8')}`, child);
+  return { name, child, url, logFile };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Measuring
+// ---------------------------------------------------------------------------------------------------
+
+function requestFor(tool, args) {
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL,
+      'mcp-method': 'tools/call',
+      'mcp-name': tool,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: tool,
+        arguments: args,
+        _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} },
+      },
+    }),
+  };
+}
+
+/** One request by hand first: it must be a 200 carrying a successful result, or the numbers mean nothing. */
+async function verifyOne(server, request, expected) {
+  const res = await fetch(server.url, request);
+  const text = await res.text();
+  const payload = parseJsonOrSse(text);
+  const result = payload?.result;
+  if (res.status !== 200 || !result || result.isError || !expected.test(JSON.stringify(result.content))) {
+    throw new Error(`${server.name}: the check request did not succeed (HTTP ${res.status}): ${text.slice(0, 500)}`);
+  }
+  log(`${server.name}: check request OK (HTTP 200, ${res.headers.get('content-type')}): ${JSON.stringify(result.content).slice(0, 120)}`);
+}
+
+/** The answer is JSON in the modern path; SSE (`data:` lines) is accepted too, in case a server streams. */
+function parseJsonOrSse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const data = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
+    try {
+      return JSON.parse(data);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+async function measure(label, server, tool, args, expected) {
+  const request = requestFor(tool, args);
+  await verifyOne(server, request, expected);
+  const rssBefore = rssKiB(server.child.pid);
+  log(`${server.name}: warm-up ${WARMUP_SECONDS} s`);
+  await load(server.url, request, WARMUP_SECONDS, 10);
+  log(`${server.name}: ${CONNECTIONS} connections for ${SECONDS} s`);
+  const result = await load(server.url, request, SECONDS, CONNECTIONS);
+  const rssAfter = rssKiB(server.child.pid);
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    rssBefore,
+    rssAfter,
+  };
+}
+
+function load(url, request, duration, connections) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, ...request }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** Resident set size from /proc (Linux): what the process holds in RAM right now. */
+function rssKiB(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------
+
+function printTable(rows) {
+  const [generated, oneTool] = rows;
+  const mib = (kib) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(1)} MiB`);
+  const table = [
+    ['server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS before', 'RSS after'],
+    ...rows.map((r) => [
+      r.label,
+      r.requestsPerSecond.toFixed(0),
+      String(r.p50),
+      String(r.p99),
+      String(r.total),
+      String(r.non2xx),
+      String(r.errors),
+      mib(r.rssBefore),
+      mib(r.rssAfter),
+    ]),
+    [
+      'ratio generated / one-tool',
+      ratio(generated.requestsPerSecond, oneTool.requestsPerSecond),
+      ratio(generated.p50, oneTool.p50),
+      ratio(generated.p99, oneTool.p99),
+      '',
+      '',
+      '',
+      ratio(generated.rssBefore, oneTool.rssBefore),
+      ratio(generated.rssAfter, oneTool.rssAfter),
+    ],
+  ];
+  const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
+  const format = (row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  console.log(`\nmodern tools/call, ${CONNECTIONS} connections, ${SECONDS} s each (node ${process.version}, 127.0.0.1)\n`);
+  console.log(format(table[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of table.slice(1)) console.log(format(row));
+  console.log('');
+}
+
+function ratio(a, b) {
+  return typeof a === 'number' && typeof b === 'number' && b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Processes
+// ---------------------------------------------------------------------------------------------------
+
+function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** SIGTERM (the servers drain and exit 0), then SIGKILL if one has not gone within 12 s. */
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function cleanup() {
+  await Promise.all([...children].map(stop));
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  workDir = undefined;
+}
+
+function firstLine(stream, timeoutMs, name) {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), timeoutMs);
+    stream.on('data', (chunk) => {
+      buffered += chunk.toString();
+      const newline = buffered.indexOf('\n');
+      if (newline !== -1) {
+        clearTimeout(timer);
+        resolve(buffered.slice(0, newline));
+      }
+    });
+  });
+}
+
+async function pollFor(read, timeoutMs, describeFailure, child) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(describeFailure());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function positiveInt(raw, fallback) {
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+function log(message) {
+  console.error(`bench: ${message}`);
+}
