@@ -19,6 +19,9 @@ const PROTOCOL = '2026-07-28';
 /** Generous: generate + tsc + two warm-ups + two runs + start-ups, then it is a hang. */
 const WATCHDOG_MS = (2 * (SECONDS + WARMUP_SECONDS) + 180) * 1000;
 
+/** USER_HZ: the unit of /proc/<pid>/stat CPU times; 100 on every mainstream Linux. */
+const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond();
+
 const children = new Set();
 let workDir;
 
@@ -156,7 +159,9 @@ async function measure(label, server, tool, args, expected) {
   log(`${server.name}: warm-up ${WARMUP_SECONDS} s`);
   await load(server.url, request, WARMUP_SECONDS, 10);
   log(`${server.name}: ${CONNECTIONS} connections for ${SECONDS} s`);
+  const cpuBefore = cpuMs(server.child.pid);
   const result = await load(server.url, request, SECONDS, CONNECTIONS);
+  const cpuAfter = cpuMs(server.child.pid);
   const rssAfter = rssKiB(server.child.pid);
   return {
     label,
@@ -166,6 +171,10 @@ async function measure(label, server, tool, args, expected) {
     total: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuMsPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+        ? undefined
+        : (cpuAfter - cpuBefore) / result.requests.total,
     rssBefore,
     rssAfter,
   };
@@ -175,6 +184,20 @@ function load(url, request, duration, connections) {
   return new Promise((resolve, reject) => {
     autocannon({ url, connections, duration, ...request }, (error, result) => (error ? reject(error) : resolve(result)));
   });
+}
+
+/**
+ * CPU time the process has used (user + system), from /proc/<pid>/stat. Per request it is a steadier
+ * measure than req/s when other work shares the machine: waiting for a core costs wall time, not CPU.
+ */
+function cpuMs(pid) {
+  try {
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields overall.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resident set size from /proc (Linux): what the process holds in RAM right now. */
@@ -195,7 +218,7 @@ function printTable(rows) {
   const [generated, oneTool] = rows;
   const mib = (kib) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(1)} MiB`);
   const table = [
-    ['server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'RSS before', 'RSS after'],
+    ['server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'CPU ms/req', 'RSS before', 'RSS after'],
     ...rows.map((r) => [
       r.label,
       r.requestsPerSecond.toFixed(0),
@@ -204,6 +227,7 @@ function printTable(rows) {
       String(r.total),
       String(r.non2xx),
       String(r.errors),
+      r.cpuMsPerRequest === undefined ? 'n/a' : r.cpuMsPerRequest.toFixed(2),
       mib(r.rssBefore),
       mib(r.rssAfter),
     ]),
@@ -215,6 +239,7 @@ function printTable(rows) {
       '',
       '',
       '',
+      ratio(generated.cpuMsPerRequest, oneTool.cpuMsPerRequest),
       ratio(generated.rssBefore, oneTool.rssBefore),
       ratio(generated.rssAfter, oneTool.rssAfter),
     ],
@@ -222,6 +247,7 @@ function printTable(rows) {
   const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
   const format = (row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
   console.log(`\nmodern tools/call, ${CONNECTIONS} connections, ${SECONDS} s each (node ${process.version}, 127.0.0.1)\n`);
+  console.log('non-2xx = HTTP answers outside 200-299; errors = socket errors + timeouts; CPU ms/req = server user+system CPU during the run / requests');
   console.log(format(table[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table.slice(1)) console.log(format(row));
@@ -283,6 +309,14 @@ async function pollFor(read, timeoutMs, describeFailure, child) {
     if (value !== undefined) return value;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(describeFailure());
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function clockTicksPerSecond() {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
   }
 }
 

@@ -1,4 +1,5 @@
 /** User options → fully defaulted options, resolved once. The CLI and the programmatic API both go through here. */
+import type { ToolMode } from '../templates/runtime/catalog.js';
 
 export interface UserOptions {
   /** Spec file path or http(s) URL. */
@@ -15,6 +16,14 @@ export interface UserOptions {
   validate?: boolean;
   /** Declare output schemas (lenient outlines of each success response). Default true. */
   outputSchemas?: boolean;
+  /** all (one tool per operation, default), dynamic (search/describe/call meta-tools) or hybrid (core + meta). */
+  toolMode?: ToolMode;
+  /** Hybrid mode: tool names or operationIds listed directly. */
+  core?: string[];
+  /** Hybrid mode: operations with these tags are listed directly. */
+  coreTags?: string[];
+  /** Config file (`--config`); default: openapi-to-mcp.config.{json,mjs,js} in the output folder, else the current one. */
+  config?: string;
 }
 
 export interface ResolvedOptions {
@@ -25,15 +34,21 @@ export interface ResolvedOptions {
   force: boolean;
   validate: boolean;
   outputSchemas: boolean;
+  toolMode: ToolMode;
+  core: string[];
+  coreTags: string[];
+  config?: string;
 }
 
-export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true };
+export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true, toolMode: 'all', core: [], coreTags: [] };
+const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid'];
 
 export function resolveOptions(user: UserOptions): ResolvedOptions {
   const problems: string[] = [];
   if (!user.spec) problems.push('a spec path or URL is required');
   if (user.baseUrl !== undefined && !/^https?:\/\/[^/]/i.test(user.baseUrl)) problems.push(`--base-url must be an absolute http(s) URL, got ${user.baseUrl}`);
   if (user.name !== undefined && !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(user.name)) problems.push(`--name must be a valid npm package name, got ${user.name}`);
+  if (user.toolMode !== undefined && !TOOL_MODES.includes(user.toolMode)) problems.push(`--tool-mode must be one of ${TOOL_MODES.join(', ')}, got ${String(user.toolMode)}`);
   if (problems.length > 0) throw new OptionsError(problems);
   return {
     ...DEFAULT_OPTIONS,
@@ -41,9 +56,13 @@ export function resolveOptions(user: UserOptions): ResolvedOptions {
     ...(user.out !== undefined ? { out: user.out } : {}),
     ...(user.name !== undefined ? { name: user.name } : {}),
     ...(user.baseUrl !== undefined ? { baseUrl: user.baseUrl.replace(/\/+$/, '') } : {}),
+    ...(user.config !== undefined ? { config: user.config } : {}),
     force: user.force ?? DEFAULT_OPTIONS.force,
     validate: user.validate ?? DEFAULT_OPTIONS.validate,
     outputSchemas: user.outputSchemas ?? DEFAULT_OPTIONS.outputSchemas,
+    toolMode: user.toolMode ?? DEFAULT_OPTIONS.toolMode,
+    core: user.core ?? DEFAULT_OPTIONS.core,
+    coreTags: user.coreTags ?? DEFAULT_OPTIONS.coreTags,
   };
 }
 

@@ -15,6 +15,10 @@ import { mapTools } from './tools/index.js';
 import { generatorVersion } from './util/package-root.js';
 import { writeProject } from './write/write-files.js';
 import { surfaceReport, type SurfaceReport } from './report/surface.js';
+import { applyConfig } from './config/apply.js';
+import { expectedOutDir, loadProjectConfig } from './config/load.js';
+import { compareWithOutput, type Regeneration } from './diff/index.js';
+import { USER_OWNED_FILES, userOwnedFiles } from './emit/publish.js';
 
 export interface GenerateSummary {
   operations: number;
@@ -31,6 +35,10 @@ export interface GenerateResult {
   files: EmittedFile[];
   diagnostics: readonly Diagnostic[];
   summary: GenerateSummary;
+  /** What this generation changes in the output folder (computed before writing; see src/diff). */
+  regeneration: Regeneration;
+  /** The config file applied, if any. */
+  configFile?: string;
 }
 
 /** Generates the project in memory; `write: false` skips writing (tests, dry runs). */
@@ -42,19 +50,23 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
   timer('load');
   const api = normalizeSpec(loaded, diags);
   timer('normalize');
-  const tools = mapTools(api, diags, { outputSchemas: options.outputSchemas });
+  const mapped = mapTools(api, diags, { outputSchemas: options.outputSchemas });
   timer('tools');
-  const planned = await planProject(api, tools, options);
+  const config = await loadProjectConfig({ ...(options.config !== undefined ? { explicit: options.config } : {}), outDir: expectedOutDir(options.out, options.name, api.title) }, diags);
+  const { tools, skipped } = applyConfig(api, mapped, config, diags);
+  timer('config');
+  const planned = await planProject(api, tools, options, config?.config.publish);
   timer('emit');
   if (!planned.catalog.baseUrl) {
     diags.warn('OTM_NO_SERVER', api.dialect === 'swagger-2.0' ? '#/host' : '#/servers', `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`);
   }
   const formatted = await formatFiles(planned.files);
   timer('format');
-  const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion())].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const outDir = resolve(options.out ?? planned.packageName);
-  if (diags.hasErrors()) throw new UserError('The spec has errors; nothing was written', diags.all);
-  if (userOptions.write !== false) writeProject(outDir, files, { force: options.force });
+  if (diags.hasErrors()) throw new UserError(`The ${diags.all.some((d) => d.severity === 'error' && d.code.startsWith('OTM_CONFIG')) ? 'config' : 'spec'} has errors; nothing was written`, diags.all);
+  const regeneration = compareWithOutput(outDir, files, USER_OWNED_FILES);
+  if (userOptions.write !== false) writeProject(outDir, files, { force: options.force, userOwned: USER_OWNED_FILES });
   timer('write');
   const surface = await surfaceReport(planned.catalog);
   timer('report');
@@ -66,11 +78,13 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
     summary: {
       operations: api.operations.length,
       tools: tools.length,
-      skipped: [],
+      skipped,
       errors: diags.all.filter((d) => d.severity === 'error').length,
       warnings: diags.all.filter((d) => d.severity === 'warning').length,
       surface,
     },
+    regeneration,
+    ...(config ? { configFile: config.path } : {}),
   };
 }
 

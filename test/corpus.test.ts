@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/pipeline.js';
-import { assembleInputSchema } from '../templates/runtime/tools.js';
+import { assembleInputSchema } from '../templates/runtime/listing.js';
 import type { Catalog } from '../templates/runtime/catalog.js';
 import { REPO_ROOT } from './helpers/generated-project.js';
 

@@ -1,5 +1,5 @@
 /** ApiModel + ToolModel[] → the runtime's Catalog (catalog.json in the generated project). */
-import type { Catalog, CatalogSecurityScheme, CatalogTool } from '../../templates/runtime/catalog.js';
+import type { Catalog, CatalogSecurityScheme, CatalogTool, ToolMode } from '../../templates/runtime/catalog.js';
 import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
 import { envName, envVar } from './names.js';
 
@@ -10,12 +10,19 @@ export interface ServerIdentity {
   instructions: string;
 }
 
-export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identity: ServerIdentity, baseUrl: string | undefined, baseUrlNote: string | undefined): Catalog {
+export interface CatalogModes {
+  toolMode: ToolMode;
+  core: string[];
+}
+
+export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identity: ServerIdentity, baseUrl: string | undefined, baseUrlNote: string | undefined, modes: CatalogModes): Catalog {
   const used = new Set(tools.flatMap((t) => t.defs));
   const defs: Catalog['defs'] = {};
   for (const name of Object.keys(api.schemas).sort()) if (used.has(name)) defs[name] = api.schemas[name]!;
   return {
     format: 1,
+    toolMode: modes.toolMode,
+    core: modes.core,
     server: identity,
     ...(baseUrl ? { baseUrl } : {}),
     ...(baseUrlNote ? { baseUrlNote } : {}),

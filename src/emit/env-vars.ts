@@ -24,12 +24,17 @@ export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
     if (s.env.password) vars.push({ name: s.env.password, required: false, description: `Password for HTTP Basic scheme ${s.name}.`, example: '' });
   }
   vars.push(
-    { name: 'API_TIMEOUT_MS', required: false, description: 'Upstream request timeout in milliseconds (default 30000).', example: '30000' },
+    { name: 'API_TIMEOUT_MS', required: false, description: 'Time budget of one upstream call in milliseconds, retries and redirects included (default 30000).', example: '30000' },
+    { name: 'API_MAX_RETRIES', required: false, description: 'Retries after HTTP 429/502/503/504 for idempotent methods, honouring Retry-After (default 2; 0 turns them off).', example: '2' },
     { name: 'API_MAX_RESPONSE_BYTES', required: false, description: 'Response bytes returned to the model before truncation (default 100000).', example: '100000' },
     { name: 'PORT', required: false, description: 'HTTP port with --http (default 3000).', example: '3000' },
     { name: 'HOST', required: false, description: 'HTTP bind address with --http (default 127.0.0.1).', example: '127.0.0.1' },
     { name: 'MCP_ALLOWED_HOSTS', required: false, description: 'Comma-separated Host names accepted over HTTP (default: localhost names only).', example: 'mcp.example.com' },
     { name: 'MCP_ALLOWED_ORIGINS', required: false, description: 'Comma-separated Origin host names accepted over HTTP (default: MCP_ALLOWED_HOSTS, else localhost).', example: 'app.example.com' },
+    { name: 'MCP_CORS_ORIGINS', required: false, description: 'CORS for browser clients over HTTP: comma-separated origins, host names or * (default: off).', example: 'https://app.example.com' },
+    { name: 'MCP_SHUTDOWN_TIMEOUT_MS', required: false, description: 'On SIGTERM, how long running HTTP calls may finish (default 10000).', example: '10000' },
+    { name: 'MCP_TOOL_MODE', required: false, description: `all, dynamic or hybrid: overrides the tool mode chosen at generation (${catalog.toolMode}).`, example: catalog.toolMode },
+    { name: 'MCP_TOOLS_PAGE_SIZE', required: false, description: 'Tools per tools/list page (default 500; 0 = one page).', example: '500' },
     { name: 'LOG_LEVEL', required: false, description: 'debug, info, warn or error (default info); logs go to stderr.', example: 'info' },
   );
   return vars;

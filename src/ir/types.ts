@@ -55,6 +55,19 @@ export interface OperationModel {
   security?: string[][];
   /** JSON pointer of the operation in the source document. */
   pointer: string;
+  /** The `x-mcp` extension (operation, path item or root), when the spec uses it: see normalize/x-mcp.ts. */
+  xMcp?: XMcpModel;
+  /** A sample success response (the spec's example, else one built from its schema), for the generated mock API. */
+  responseExample?: unknown;
+}
+
+/** `x-mcp: false` leaves the operation out (`excludedAt` says where it was set); an object overrides what the model sees. */
+export interface XMcpModel {
+  excludedAt?: 'operation' | 'path' | 'root';
+  name?: string;
+  title?: string;
+  description?: string;
+  annotations?: Omit<ToolAnnotations, 'title'>;
 }
 
 export interface ParameterModel {

@@ -10,6 +10,8 @@ import { normalizeRequirements } from './security.js';
 import { normalizeServers } from './servers.js';
 import { successMediaType, successSchema } from './responses.js';
 import { outlineOutputSchema } from '../schema/outline.js';
+import { successExample } from './examples.js';
+import { readXMcp } from './x-mcp.js';
 
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -61,6 +63,8 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const description = asString(op['description']) ?? asString(pathItem['description']);
   const responseMediaType = successMediaType(ctx, op, pointer);
   const output = outlineOutputSchema(successSchema(ctx, op, pointer), (s) => ctx.schemas.resolveRaw(s));
+  const xMcp = readXMcp({ operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer }, ctx.diags);
+  const responseExample = successExample(ctx, op, pointer);
   return createOperation({
     method,
     path,
@@ -76,6 +80,8 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(security ? { security } : {}),
     ...(responseMediaType ? { responseMediaType } : {}),
     ...(output ? { output } : {}),
+    ...(xMcp ? { xMcp } : {}),
+    ...(responseExample !== undefined ? { responseExample } : {}),
   });
 }
 

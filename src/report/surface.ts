@@ -3,7 +3,7 @@
  * tokenizer is loaded on first use), and the limits of common clients it breaks.
  */
 import type { Catalog } from '../../templates/runtime/catalog.js';
-import { ToolRegistry } from '../../templates/runtime/tools.js';
+import { assembleInputSchema, listedTool, toolsForMode } from '../../templates/runtime/listing.js';
 
 /** Claude Code prefixes `mcp__<server>__`, leaving about this many characters of a 64-character name. */
 export const CLAUDE_CODE_NAME_BUDGET = 45;
@@ -23,7 +23,8 @@ export interface SurfaceReport {
 }
 
 export async function surfaceReport(catalog: Catalog): Promise<SurfaceReport> {
-  const listed = new ToolRegistry(catalog).listed;
+  const all = catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
+  const listed = toolsForMode(catalog, all, catalog.toolMode);
   const json = JSON.stringify({ tools: listed });
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
   // Specs can contain text that looks like a special token (Box's does): count it as plain text.

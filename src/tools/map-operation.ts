@@ -63,7 +63,7 @@ function requestPlan(op: OperationModel, params: Array<{ param: ParameterModel; 
     path: op.path,
     params: params.map(({ param, arg }) => paramPlan(param, arg)),
   };
-  if (op.body && bodyArg) plan.body = bodyPlan(op, bodyArg);
+  if (op.body && bodyArg) plan.body = bodyPlan(op, bodyArg, requiresContentTypeHeader(op));
   const server = op.servers?.[0]?.url;
   if (server) plan.server = server;
   if (op.responseMediaType) plan.accept = op.responseMediaType;
@@ -77,9 +77,10 @@ function paramPlan(param: ParameterModel, arg: string): ParamPlan {
   return plan;
 }
 
-function bodyPlan(op: OperationModel, arg: string): BodyPlan {
+function bodyPlan(op: OperationModel, arg: string, contentTypeRequired: boolean): BodyPlan {
   const body = op.body!;
   const plan: BodyPlan = { arg, mediaType: body.mediaType, kind: body.encodingKind, required: body.required };
+  if (contentTypeRequired && !body.required) plan.contentTypeRequired = true;
   if (body.fileFields.length > 0) plan.fileFields = body.fileFields;
   if (body.encoding) plan.encoding = body.encoding;
   return plan;
@@ -110,6 +111,11 @@ function withoutSuppliedHeaders(params: ParameterModel[], op: OperationModel, se
     if (name === 'authorization') return !authBySecurity;
     return true;
   });
+}
+
+/** A required `Content-Type` header parameter next to an optional body: the API wants the header regardless. */
+function requiresContentTypeHeader(op: OperationModel): boolean {
+  return op.parameters.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === 'content-type');
 }
 
 function toolDescription(op: OperationModel): string {

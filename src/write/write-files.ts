@@ -2,30 +2,41 @@
  * Stage 6: write the project atomically. Files go to a temporary sibling folder first, which then takes the
  * output folder's place, so a failed run never leaves a half-written project. Regenerating into a folder this
  * tool made keeps what is not generated (node_modules, dist, the user's own files); a folder it did not make
- * is refused unless forced.
+ * is refused unless forced (a folder holding only an openapi-to-mcp config counts as empty).
+ *
+ * User-owned files (`userOwned`, e.g. src/hooks.ts) are written only when absent and never listed in the
+ * lock, so an existing one is carried over like any file of the user's. When every file is already as it
+ * would be written, nothing is touched at all.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from '../diagnostics/errors.js';
+import { CONFIG_FILE_NAMES } from '../config/types.js';
 import type { EmittedFile } from '../emit/plan.js';
 import { LOCK_FILE } from '../emit/plan.js';
 
 export interface WriteOptions {
   force: boolean;
+  /** Paths written only when absent, then left to the user. */
+  userOwned?: readonly string[];
 }
 
 export function writeProject(outDir: string, files: readonly EmittedFile[], options: WriteOptions): void {
   const target = resolve(outDir);
-  const previous = readPreviousLock(target, options.force);
+  const owned = new Set(options.userOwned ?? []);
+  const lock = readPreviousLock(target, options.force);
+  const previous = lock && new Set([...lock].filter((p) => !owned.has(p)));
+  const toWrite = files.filter((f) => !owned.has(f.path) || !existsSync(join(target, f.path)));
+  if (previous && upToDate(target, toWrite, files, previous)) return;
   const staging = join(dirname(target), `.${basename(target)}.tmp-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   try {
-    for (const file of files) {
+    for (const file of toWrite) {
       const path = join(staging, file.path);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, file.contents);
     }
-    if (previous) carryOverUnmanaged(target, staging, new Set(files.map((f) => f.path)), previous);
+    if (previous) carryOverUnmanaged(target, staging, new Set(toWrite.map((f) => f.path)), previous);
     swapInto(target, staging);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
@@ -38,6 +49,8 @@ function readPreviousLock(target: string, force: boolean): Set<string> | undefin
   if (!existsSync(target)) return undefined;
   const entries = readdirSync(target);
   if (entries.length === 0) return undefined;
+  // Only a config file: the user prepared the folder for a first generation; keep the config.
+  if (entries.every((e) => (CONFIG_FILE_NAMES as readonly string[]).includes(e))) return new Set();
   const lockPath = join(target, LOCK_FILE);
   if (existsSync(lockPath)) {
     try {
@@ -52,6 +65,16 @@ function readPreviousLock(target: string, force: boolean): Set<string> | undefin
   throw new UserError(`${message}; choose another folder or pass --force`, [
     { code: 'OTM_OUTPUT_NOT_EMPTY', severity: 'error', pointer: '#', message },
   ]);
+}
+
+/** Nothing to write: every file to write exists with the same bytes, and no previously generated file is left over. */
+function upToDate(target: string, toWrite: readonly EmittedFile[], all: readonly EmittedFile[], previouslyManaged: ReadonlySet<string>): boolean {
+  for (const file of toWrite) {
+    const path = join(target, file.path);
+    if (!existsSync(path) || readFileSync(path, 'utf8') !== file.contents) return false;
+  }
+  const produced = new Set(all.map((f) => f.path));
+  return [...previouslyManaged].every((p) => produced.has(p) || !existsSync(join(target, p)));
 }
 
 /** Moves every file of the old folder that is neither newly generated nor previously generated into staging. */

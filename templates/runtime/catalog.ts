@@ -52,6 +52,11 @@ export interface BodyPlan {
   mediaType: string;
   kind: BodyKind;
   required: boolean;
+  /**
+   * The spec requires a Content-Type header even when the (optional) body is left out: send the body's media
+   * type then too.
+   */
+  contentTypeRequired?: boolean;
   /** Multipart/form: properties that are files (base64 objects in the input). */
   fileFields?: string[];
   /** Form/multipart: per-property serialization from the spec's `encoding` (only non-defaults are listed). */
@@ -114,9 +119,20 @@ export interface CatalogSecurityScheme {
   env: { value?: string; username?: string; password?: string };
 }
 
+/**
+ * - all: one tool per operation.
+ * - dynamic: only the meta-tools (search, describe, call); every operation is reached through them.
+ * - hybrid: the `core` operations as direct tools, plus the meta-tools for the rest.
+ */
+export type ToolMode = 'all' | 'dynamic' | 'hybrid';
+
 export interface Catalog {
   /** Bumped when the shape of this file changes. */
   format: 1;
+  /** The mode chosen at generation; the server's MCP_TOOL_MODE environment variable overrides it. */
+  toolMode: ToolMode;
+  /** Tool names listed directly in hybrid mode. */
+  core: string[];
   server: {
     name: string;
     version: string;

@@ -1,8 +1,10 @@
 /** Entry point shared by every generated server: parse flags, load the catalog, start a transport. */
 import { readFileSync } from 'node:fs';
 import { configuredSecrets } from './auth.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog, ToolMode } from './catalog.js';
+import type { SearchIndex } from './search.js';
 import { readConfig } from './config.js';
+import type { Hooks } from './hooks.js';
 import { createLogger } from './log.js';
 import { createServerFactory } from './server.js';
 import { ToolRegistry } from './tools.js';
@@ -12,13 +14,15 @@ export interface MainOptions {
   catalogUrl: URL;
   argv?: string[];
   env?: NodeJS.ProcessEnv;
+  /** The project's src/hooks.ts exports. */
+  hooks?: Hooks;
 }
 
 const USAGE = `usage: <server> [--http] [--port N] [--host H]
   (no flags)  serve MCP over stdio
   --http      serve Streamable HTTP (stateless) on http://127.0.0.1:$PORT/mcp (default port 3000)`;
 
-export async function main({ catalogUrl, argv = process.argv.slice(2), env = process.env }: MainOptions): Promise<void> {
+export async function main({ catalogUrl, argv = process.argv.slice(2), env = process.env, hooks }: MainOptions): Promise<void> {
   const flags = parseFlags(argv);
   if (flags.help) {
     process.stderr.write(`${USAGE}\n`);
@@ -33,9 +37,29 @@ export async function main({ catalogUrl, argv = process.argv.slice(2), env = pro
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
   }
   const registry = new ToolRegistry(catalog);
-  const factory = createServerFactory({ registry, config, env, log });
+  const mode = toolMode(env['MCP_TOOL_MODE'], catalog.toolMode);
+  const searchIndex = lazy(() => JSON.parse(readFileSync(new URL('search-index.json', catalogUrl), 'utf8')) as SearchIndex);
+  const factory = createServerFactory({ registry, config, env, log, ...(hooks ? { hooks } : {}) }, { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']) });
+  log.debug('tool mode', { mode, tools: catalog.tools.length });
   if (flags.http) await startHttp(factory, config, log);
   else startStdio(factory, log);
+}
+
+/** Above this many tools, tools/list is paged (the SDK's clients follow cursors; MCP_TOOLS_PAGE_SIZE=0 turns it off). */
+const DEFAULT_PAGE_SIZE = 500;
+
+function toolMode(raw: string | undefined, fallback: ToolMode): ToolMode {
+  return raw === 'all' || raw === 'dynamic' || raw === 'hybrid' ? raw : fallback;
+}
+
+function pageSize(raw: string | undefined): number {
+  const n = raw === undefined ? NaN : Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : DEFAULT_PAGE_SIZE;
+}
+
+function lazy<T>(load: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= load());
 }
 
 interface Flags {

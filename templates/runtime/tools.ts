@@ -5,16 +5,7 @@
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Catalog, CatalogTool, JsonSchema } from './catalog.js';
-
-export interface ListedTool {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  outputSchema?: { type: 'object'; [key: string]: unknown };
-  annotations: CatalogTool['annotations'];
-  _meta?: Record<string, unknown>;
-}
+import { assembleInputSchema, listedTool, type ListedTool } from './listing.js';
 
 type Validate = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
 
@@ -40,32 +31,17 @@ export class ToolRegistry {
 
   /** Validates arguments against the tool's inputSchema; the validator is compiled on the first call. */
   validate(tool: CatalogTool, args: unknown): string | undefined {
-    let validate = this.validators.get(tool.name);
+    return this.validateAgainst(tool.name, this.inputSchemas.get(tool.name)!, args);
+  }
+
+  /** Validates against any schema, compiled once per key (meta-tools use this too). */
+  validateAgainst(key: string, schema: JsonSchema, args: unknown): string | undefined {
+    let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.validatorProvider.getValidator(this.inputSchemas.get(tool.name)!);
-      this.validators.set(tool.name, validate);
+      validate = this.validatorProvider.getValidator(schema);
+      this.validators.set(key, validate);
     }
     const result = validate(args);
     return result.valid ? undefined : (result.errorMessage ?? 'invalid arguments');
   }
-}
-
-/** A self-contained inputSchema: the tool's schema plus the shared `$defs` it needs (shared by reference). */
-export function assembleInputSchema(tool: CatalogTool, defs: Catalog['defs']): JsonSchema {
-  if (tool.defs.length === 0) return tool.inputSchema;
-  const own: Record<string, JsonSchema> = {};
-  for (const name of tool.defs) if (defs[name]) own[name] = defs[name];
-  return { ...tool.inputSchema, $defs: own };
-}
-
-function listedTool(tool: CatalogTool, inputSchema: JsonSchema): ListedTool {
-  const listed: ListedTool = {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: inputSchema as ListedTool['inputSchema'],
-    annotations: tool.annotations,
-  };
-  if (tool.title) listed.title = tool.title;
-  if (tool.outputSchema) listed.outputSchema = tool.outputSchema as ListedTool['outputSchema'];
-  return listed;
 }

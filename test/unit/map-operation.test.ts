@@ -60,3 +60,17 @@ describe('operation → tool', () => {
     expect(tool.description.length).toBeLessThan(1300);
   });
 });
+
+describe('content type without a body', () => {
+  it('sends the media type when the spec requires a Content-Type header next to an optional body', () => {
+    const op = createOperation({
+      method: 'post',
+      path: '/a',
+      parameters: [createParameter({ name: 'Content-Type', in: 'header', required: true })],
+      body: createBody({ mediaType: 'application/json', encodingKind: 'json' }),
+    });
+    const diags = new Diagnostics();
+    const tool = mapOperation(op, 'tool', { defs: {}, globalSecurity: undefined, securitySchemes: [], diags, outputSchemas: true });
+    expect(tool.request.body).toMatchObject({ contentTypeRequired: true });
+  });
+});

@@ -2,6 +2,7 @@
 import { resolveCredentials, type AppliedCredentials } from './auth.js';
 import type { Catalog, CatalogTool } from './catalog.js';
 import type { RuntimeConfig } from './config.js';
+import { runAfterResponse, runBeforeRequest, type Hooks } from './hooks.js';
 import type { Logger } from './log.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
@@ -14,6 +15,8 @@ export interface CallDeps {
   env: NodeJS.ProcessEnv;
   log: Logger;
   fetch?: typeof fetch;
+  /** The project's src/hooks.ts exports (see hooks.ts). */
+  hooks?: Hooks;
 }
 
 export async function callTool(deps: CallDeps, tool: CatalogTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
@@ -34,17 +37,24 @@ export async function callTool(deps: CallDeps, tool: CatalogTool, args: Record<s
     if (error instanceof RequestBuildError) return errorResult(`Cannot build the request for ${tool.name}: ${error.message}`);
     throw error;
   }
+  if (deps.hooks) {
+    const before = await runBeforeRequest(deps.hooks, { tool: tool.name, args, request });
+    if ('result' in before) return before.result;
+    request = before.request;
+  }
   const label = `${request.method} ${tool.request.path}`;
   const started = Date.now();
   const result = await callUpstream(request, {
     timeoutMs: deps.config.timeoutMs,
     maxBytes: deps.config.maxResponseBytes,
+    maxRetries: deps.config.maxRetries,
     label,
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   deps.log.debug('upstream call', { tool: tool.name, request: label, ms: Date.now() - started, isError: result.isError === true });
-  return withStructuredContent(tool, result);
+  const final = withStructuredContent(tool, result);
+  return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args, request, result: final }) : final;
 }
 
 /**

@@ -45,6 +45,7 @@ export function buildRequest(plan: RequestPlan, args: Record<string, unknown>, b
     const value = args[plan.body.arg];
     if (value === undefined) {
       if (plan.body.required) throw new RequestBuildError(`Missing required request body argument "${plan.body.arg}".`);
+      if (plan.body.contentTypeRequired) headers.set('content-type', plan.body.mediaType);
     } else {
       const encoded = encodeBody(plan.body, value);
       request.body = encoded.body;

@@ -1,0 +1,133 @@
+/**
+ * The meta-tools of the `dynamic` and `hybrid` modes: search the API's operations, describe one, call one.
+ * The tool list stays small and constant however large the API; every operation stays callable through
+ * `call_operation`, with the same validation, request mapping and errors as a direct tool.
+ */
+import type { CatalogTool } from './catalog.js';
+import type { ToolResult } from './response.js';
+import { errorResult } from './response.js';
+import { search, type SearchIndex } from './search.js';
+import { assembleInputSchema, type ListedTool } from './listing.js';
+import type { ToolRegistry } from './tools.js';
+
+export const SEARCH_TOOL = 'search_operations';
+export const DESCRIBE_TOOL = 'describe_operation';
+export const CALL_TOOL = 'call_operation';
+export const META_TOOL_NAMES: readonly string[] = [SEARCH_TOOL, DESCRIBE_TOOL, CALL_TOOL];
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 50;
+
+export function metaToolDefinitions(apiTitle: string, operationCount: number): ListedTool[] {
+  return [
+    {
+      name: SEARCH_TOOL,
+      title: `Search ${apiTitle} operations`,
+      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do. Returns operation names with their HTTP method, path and summary, best match first. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', minLength: 1, description: 'Words describing the task, e.g. "list issues of a repository".' },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+        },
+        required: ['query'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    {
+      name: DESCRIBE_TOOL,
+      title: 'Describe an operation',
+      description: `The full description and the JSON Schema of the arguments of one operation, by the name ${SEARCH_TOOL} returned.`,
+      inputSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', minLength: 1, description: 'Operation name.' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    {
+      name: CALL_TOOL,
+      title: 'Call an operation',
+      description: `Call one operation of the ${apiTitle} API with arguments matching the schema ${DESCRIBE_TOOL} gave. Returns the HTTP response; HTTP errors come back as tool errors.`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', minLength: 1, description: 'Operation name.' },
+          arguments: { type: 'object', description: 'The operation\'s arguments.', default: {} },
+        },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+  ];
+}
+
+export function metaInstructions(mode: 'dynamic' | 'hybrid'): string {
+  const direct = mode === 'hybrid' ? 'The most used operations are also direct tools. ' : '';
+  return `${direct}To use any operation: find it with ${SEARCH_TOOL}, read its arguments with ${DESCRIBE_TOOL}, run it with ${CALL_TOOL}.`;
+}
+
+export interface MetaToolContext {
+  registry: ToolRegistry;
+  searchIndex: () => SearchIndex;
+  /** Runs one operation exactly as a direct tool call would. */
+  callOperation: (tool: CatalogTool, args: Record<string, unknown>) => Promise<ToolResult>;
+}
+
+export async function handleMetaTool(name: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<ToolResult> {
+  switch (name) {
+    case SEARCH_TOOL:
+      return searchOperations(ctx, String(args['query'] ?? ''), typeof args['limit'] === 'number' ? args['limit'] : DEFAULT_LIMIT);
+    case DESCRIBE_TOOL:
+      return describeOperation(ctx, String(args['name'] ?? ''));
+    default: {
+      const tool = ctx.registry.get(String(args['name'] ?? ''));
+      if (!tool) return unknownOperation(String(args['name']));
+      const operationArgs = args['arguments'] ?? {};
+      if (typeof operationArgs !== 'object' || operationArgs === null || Array.isArray(operationArgs)) {
+        return errorResult(`"arguments" must be an object of the operation's arguments.`);
+      }
+      return ctx.callOperation(tool, operationArgs as Record<string, unknown>);
+    }
+  }
+}
+
+function searchOperations(ctx: MetaToolContext, query: string, limit: number): ToolResult {
+  const tools = ctx.registry.catalog.tools;
+  const hits = search(ctx.searchIndex(), query, Math.min(Math.max(1, Math.trunc(limit)), MAX_LIMIT));
+  const results = hits.map(({ doc, score }) => {
+    const tool = tools[doc]!;
+    return { name: tool.name, method: tool.request.method, path: tool.request.path, summary: tool.title ?? firstLine(tool.description), score: Math.round(score * 100) / 100 };
+  });
+  const text = results.length === 0
+    ? `No operation matches "${query}". Try other words.`
+    : results.map((r) => `${r.name}: ${r.method} ${r.path} — ${r.summary}`).join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: { results } };
+}
+
+function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
+  const tool = ctx.registry.get(name);
+  if (!tool) return unknownOperation(name);
+  const description = {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    method: tool.request.method,
+    path: tool.request.path,
+    description: tool.description,
+    inputSchema: assembleInputSchema(tool, ctx.registry.catalog.defs),
+    annotations: tool.annotations,
+  };
+  return { content: [{ type: 'text', text: JSON.stringify(description) }], structuredContent: description };
+}
+
+function unknownOperation(name: string): ToolResult {
+  return errorResult(`There is no operation named "${name}". Use ${SEARCH_TOOL} to find operation names.`);
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}

@@ -1,0 +1,138 @@
+/**
+ * A sample success response per operation, for the mock API the generated project tests against: the spec's
+ * own example when it gives a small one (3.x media `example`/`examples`, 2.0 response `examples`), else a value
+ * built from the response schema (its `example`s, defaults, first enum values, else a value of the right type).
+ * Samples are bounded in depth and size so a huge API still gets a small mock.
+ */
+import { joinPointer } from '../util/json-pointer.js';
+import { stringSample } from '../util/samples.js';
+import { isPlainObject } from '../util/stable.js';
+import { derefObject, type NormalizeContext } from './context.js';
+import { successSchema } from './responses.js';
+
+/** Larger examples are replaced by a shallower sample built from the schema. */
+const MAX_EXAMPLE_CHARS = 2_000;
+const MAX_DEPTH = 3;
+const MAX_PROPERTIES = 12;
+
+export function successExample(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
+  const explicit = explicitExample(ctx, op, pointer);
+  if (explicit !== undefined && fits(explicit)) return explicit;
+  const schema = successSchema(ctx, op, pointer);
+  if (schema === undefined) return undefined;
+  for (const depth of [MAX_DEPTH, 1, 0]) {
+    const sample = sampleSchema(ctx, schema, depth, new Set());
+    if (sample !== undefined && fits(sample)) return sample;
+  }
+  return undefined;
+}
+
+function fits(value: unknown): boolean {
+  const json = JSON.stringify(value);
+  return json !== undefined && json.length <= MAX_EXAMPLE_CHARS;
+}
+
+function explicitExample(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
+  const responses = op['responses'];
+  if (!isPlainObject(responses)) return undefined;
+  for (const code of Object.keys(responses).filter((c) => /^2/.test(c)).sort()) {
+    const response = derefObject(ctx, responses[code], joinPointer(pointer, 'responses', code));
+    if (!response) continue;
+    if (ctx.dialect === 'swagger-2.0') {
+      const examples = response['examples'];
+      if (!isPlainObject(examples)) continue;
+      const json = Object.keys(examples).find((m) => /json/i.test(m));
+      if (json) return examples[json];
+      continue;
+    }
+    const content = response['content'];
+    if (!isPlainObject(content)) continue;
+    const json = Object.keys(content).find((m) => /json/i.test(m));
+    const media = json ? content[json] : undefined;
+    if (!isPlainObject(media)) continue;
+    if (media['example'] !== undefined) return media['example'];
+    if (isPlainObject(media['examples'])) {
+      for (const [name, entry] of Object.entries(media['examples'])) {
+        const example = derefObject(ctx, entry, joinPointer(pointer, 'responses', code, 'content', json!, 'examples', name));
+        if (example && example['value'] !== undefined) return example['value'];
+      }
+    }
+  }
+  return undefined;
+}
+
+function sampleSchema(ctx: NormalizeContext, raw: unknown, depth: number, seen: Set<unknown>): unknown {
+  const schema = ctx.schemas.resolveRaw(raw);
+  if (!schema || seen.has(schema)) return undefined;
+  if (schema['example'] !== undefined) return schema['example'];
+  if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0];
+  if (schema['default'] !== undefined) return schema['default'];
+  if (schema['const'] !== undefined) return schema['const'];
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return schema['enum'].find((v) => v !== null) ?? null;
+  seen.add(schema);
+  try {
+    for (const key of ['oneOf', 'anyOf'] as const) {
+      const branches = schema[key];
+      if (!Array.isArray(branches)) continue;
+      for (const branch of branches) {
+        const sample = sampleSchema(ctx, branch, depth, seen);
+        if (sample !== undefined) return sample;
+      }
+    }
+    const type = primaryType(schema);
+    if (type === 'object' || (type === undefined && (isPlainObject(schema['properties']) || Array.isArray(schema['allOf'])))) {
+      return sampleObject(ctx, schema, depth, seen);
+    }
+    if (type === 'array') {
+      if (depth <= 0) return [];
+      const item = sampleSchema(ctx, schema['items'], depth - 1, seen);
+      return item === undefined ? [] : [item];
+    }
+    return scalarSample(type, schema);
+  } finally {
+    seen.delete(schema);
+  }
+}
+
+function sampleObject(ctx: NormalizeContext, schema: Record<string, unknown>, depth: number, seen: Set<unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  if (depth <= 0) return result;
+  if (Array.isArray(schema['allOf'])) {
+    for (const member of schema['allOf']) {
+      const sample = sampleSchema(ctx, member, depth, seen);
+      if (isPlainObject(sample)) Object.assign(result, sample);
+    }
+  }
+  const properties = schema['properties'];
+  if (!isPlainObject(properties)) return result;
+  for (const [name, prop] of Object.entries(properties).slice(0, MAX_PROPERTIES)) {
+    if (ctx.schemas.resolveRaw(prop)?.['writeOnly'] === true) continue;
+    const sample = sampleSchema(ctx, prop, depth - 1, seen);
+    if (sample !== undefined) result[name] = sample;
+  }
+  return result;
+}
+
+function primaryType(schema: Record<string, unknown>): string | undefined {
+  const type = schema['type'];
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null');
+  return undefined;
+}
+
+function scalarSample(type: string | undefined, schema: Record<string, unknown>): unknown {
+  switch (type) {
+    case 'string':
+      return stringSample(typeof schema['format'] === 'string' ? schema['format'] : undefined) ?? 'string';
+    case 'integer':
+      return typeof schema['minimum'] === 'number' ? Math.ceil(schema['minimum']) : 1;
+    case 'number':
+      return typeof schema['minimum'] === 'number' ? schema['minimum'] : 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return undefined;
+  }
+}
