@@ -22,8 +22,10 @@ export function mediaTypeRank(mediaType: string): { rank: number; kind: BodyKind
   if (mt === 'application/octet-stream' || /^(image|audio|video|font)\//.test(mt) || /^application\/(pdf|zip|gzip|x-tar)/.test(mt)) {
     return { rank: 6, kind: 'binary' };
   }
-  return { rank: 7, kind: 'text' };
+  return { rank: UNKNOWN_MEDIA_RANK, kind: 'text' };
 }
+
+const UNKNOWN_MEDIA_RANK = 7;
 
 export function pickMediaType(mediaTypes: readonly string[]): { mediaType: string; kind: BodyKind } | undefined {
   let best: { mediaType: string; kind: BodyKind; rank: number } | undefined;
@@ -56,6 +58,9 @@ export function normalizeRequestBody(ctx: NormalizeContext, node: unknown, point
   if (!picked) return undefined;
   const media = content[picked.mediaType];
   const mediaPointer = joinPointer(pointer, 'content', picked.mediaType);
+  if (mediaTypeRank(picked.mediaType).rank === UNKNOWN_MEDIA_RANK) {
+    ctx.diags.info('OTM_UNSUPPORTED_MEDIA_TYPE', mediaPointer, `${picked.mediaType} bodies are sent as the text the caller gives`);
+  }
   const rawSchema = isPlainObject(media) ? media['schema'] : undefined;
   const description = asString(body['description']);
   const shaped = shapeBodySchema(ctx, picked.kind, rawSchema, joinPointer(mediaPointer, 'schema'));

@@ -79,6 +79,9 @@ export class SchemaConverter {
     const type = convertType(source['type']);
     if (type !== undefined) target['type'] = type;
     copyScalarKeywords(source, target);
+    if (typeof source['pattern'] === 'string' && target['pattern'] === undefined) {
+      this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `pattern ${JSON.stringify(source['pattern'])} is not a valid ECMAScript regular expression; it is left out`);
+    }
     this.copyDescription(source, target);
     this.copyExample(source, target);
     this.convertStructure(source, target, pointer);
