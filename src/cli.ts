@@ -27,6 +27,7 @@ async function run(argv: string[]): Promise<number> {
     .option('check', { type: 'boolean', default: false, describe: 'write nothing; exit 1 when the output folder is out of date (for CI)' })
     .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; print the tool-surface diff and the files that would change' })
     .option('output-schemas', { type: 'boolean', default: true, describe: 'declare output schemas (lenient outlines of each success response); --no-output-schemas omits them' })
+    .option('caller-credentials', { type: 'string', describe: 'per-caller upstream credentials over HTTP: off (default), headers (X-Upstream-<Scheme>), or scheme=Header,…' })
     .version(generatorVersion())
     .strict()
     .help()
@@ -46,6 +47,7 @@ async function run(argv: string[]): Promise<number> {
     ...(args.core ? { core: args.core.map(String) } : {}),
     ...(args['core-tag'] ? { coreTags: args['core-tag'].map(String) } : {}),
     ...(args.config !== undefined ? { config: args.config } : {}),
+    ...(args['caller-credentials'] !== undefined ? { callerCredentials: args['caller-credentials'] } : {}),
     write: !args.check && !args['dry-run'],
   });
   if (args.check || args['dry-run']) {

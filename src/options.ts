@@ -1,5 +1,6 @@
 /** User options → fully defaulted options, resolved once. The CLI and the programmatic API both go through here. */
-import type { ToolMode } from '../templates/runtime/catalog.js';
+import { CallerCredentialsError, parseCallerCredentials } from '../templates/runtime/caller-credentials.js';
+import type { CallerCredentialsConfig, ToolMode } from '../templates/runtime/catalog.js';
 
 export interface UserOptions {
   /** Spec file path or http(s) URL. */
@@ -24,6 +25,11 @@ export interface UserOptions {
   coreTags?: string[];
   /** Config file (`--config`); default: openapi-to-mcp.config.{json,mjs,js} in the output folder, else the current one. */
   config?: string;
+  /**
+   * Per-caller upstream credentials over HTTP: `off` (default), `headers` (every scheme from
+   * `X-Upstream-<Scheme>`), or `scheme=Header,…`; MCP_CALLER_CREDENTIALS overrides it at run time.
+   */
+  callerCredentials?: string | CallerCredentialsConfig;
 }
 
 export interface ResolvedOptions {
@@ -38,9 +44,10 @@ export interface ResolvedOptions {
   core: string[];
   coreTags: string[];
   config?: string;
+  callerCredentials: CallerCredentialsConfig;
 }
 
-export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true, toolMode: 'all', core: [], coreTags: [] };
+export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true, toolMode: 'all', core: [], coreTags: [], callerCredentials: { mode: 'off' } };
 const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid'];
 
 export function resolveOptions(user: UserOptions): ResolvedOptions {
@@ -49,6 +56,7 @@ export function resolveOptions(user: UserOptions): ResolvedOptions {
   if (user.baseUrl !== undefined && !/^https?:\/\/[^/]/i.test(user.baseUrl)) problems.push(`--base-url must be an absolute http(s) URL, got ${user.baseUrl}`);
   if (user.name !== undefined && !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(user.name)) problems.push(`--name must be a valid npm package name, got ${user.name}`);
   if (user.toolMode !== undefined && !TOOL_MODES.includes(user.toolMode)) problems.push(`--tool-mode must be one of ${TOOL_MODES.join(', ')}, got ${String(user.toolMode)}`);
+  const callerCredentials = callerCredentialsOption(user.callerCredentials, problems);
   if (problems.length > 0) throw new OptionsError(problems);
   return {
     ...DEFAULT_OPTIONS,
@@ -63,7 +71,20 @@ export function resolveOptions(user: UserOptions): ResolvedOptions {
     toolMode: user.toolMode ?? DEFAULT_OPTIONS.toolMode,
     core: user.core ?? DEFAULT_OPTIONS.core,
     coreTags: user.coreTags ?? DEFAULT_OPTIONS.coreTags,
+    callerCredentials,
   };
+}
+
+function callerCredentialsOption(value: UserOptions['callerCredentials'], problems: string[]): CallerCredentialsConfig {
+  if (value === undefined) return DEFAULT_OPTIONS.callerCredentials;
+  if (typeof value !== 'string') return value;
+  try {
+    return parseCallerCredentials(value);
+  } catch (error) {
+    if (!(error instanceof CallerCredentialsError)) throw error;
+    problems.push(`--caller-credentials: expected off, headers or scheme=Header-Name[,…], got ${value}`);
+    return DEFAULT_OPTIONS.callerCredentials;
+  }
 }
 
 export class OptionsError extends Error {

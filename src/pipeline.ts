@@ -19,6 +19,7 @@ import { applyConfig } from './config/apply.js';
 import { expectedOutDir, loadProjectConfig } from './config/load.js';
 import { compareWithOutput, type Regeneration } from './diff/index.js';
 import { USER_OWNED_FILES, userOwnedFiles } from './emit/publish.js';
+import { warnUnknownCallerSchemes } from './emit/caller-credentials.js';
 
 export interface GenerateSummary {
   operations: number;
@@ -49,6 +50,7 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
   const loaded = await loadSpec(options.spec, diags, { validate: options.validate });
   timer('load');
   const api = normalizeSpec(loaded, diags);
+  warnUnknownCallerSchemes(api, options.callerCredentials, diags);
   timer('normalize');
   const mapped = mapTools(api, diags, { outputSchemas: options.outputSchemas });
   timer('tools');

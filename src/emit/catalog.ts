@@ -1,5 +1,5 @@
 /** ApiModel + ToolModel[] → the runtime's Catalog (catalog.json in the generated project). */
-import type { Catalog, CatalogSecurityScheme, CatalogTool, ToolMode } from '../../templates/runtime/catalog.js';
+import type { CallerCredentialsConfig, Catalog, CatalogSecurityScheme, CatalogTool, ToolMode } from '../../templates/runtime/catalog.js';
 import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
 import { envName, envVar } from './names.js';
 
@@ -13,6 +13,8 @@ export interface ServerIdentity {
 export interface CatalogModes {
   toolMode: ToolMode;
   core: string[];
+  /** Per-caller upstream credentials over HTTP (--caller-credentials); omitted from the catalog when off. */
+  callerCredentials?: CallerCredentialsConfig;
 }
 
 export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identity: ServerIdentity, baseUrl: string | undefined, baseUrlNote: string | undefined, modes: CatalogModes): Catalog {
@@ -29,6 +31,7 @@ export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identit
     defs,
     tools: tools.map(catalogTool),
     securitySchemes: catalogSecuritySchemes(api.securitySchemes),
+    ...(modes.callerCredentials && modes.callerCredentials.mode !== 'off' ? { callerCredentials: knownSchemesOnly(modes.callerCredentials, api.securitySchemes) } : {}),
   };
 }
 
@@ -59,10 +62,20 @@ export function catalogSecuritySchemes(schemes: readonly SecuritySchemeModel[]):
       result.push({ name: s.name, kind: 'http-basic', scheme: 'basic', env: { username: envVar(prefix, 'USERNAME'), password: envVar(prefix, 'PASSWORD') } });
     } else if (s.type === 'http' && s.scheme !== 'bearer') {
       result.push({ name: s.name, kind: 'http-raw', scheme: s.scheme ?? 'bearer', env: { value: envVar(prefix, 'AUTHORIZATION') } });
+    } else if (s.type === 'oauth2' && s.clientCredentials) {
+      const env = { value: envVar(prefix, 'TOKEN'), clientId: envVar(prefix, 'CLIENT_ID'), clientSecret: envVar(prefix, 'CLIENT_SECRET'), tokenUrl: envVar(prefix, 'TOKEN_URL'), scopes: envVar(prefix, 'SCOPES') };
+      result.push({ name: s.name, kind: 'oauth2', scheme: 'bearer', env, clientCredentials: s.clientCredentials });
     } else if (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect') {
       const kind = s.type === 'http' ? 'http-bearer' : s.type;
       result.push({ name: s.name, kind, scheme: 'bearer', env: { value: envVar(prefix, 'TOKEN') } });
     }
   }
   return result;
+}
+
+/** Mapping entries for schemes the spec does not define are dropped (the pipeline warns about them). */
+function knownSchemesOnly(config: CallerCredentialsConfig, schemes: readonly SecuritySchemeModel[]): CallerCredentialsConfig {
+  if (!config.map) return { mode: config.mode };
+  const known = new Set(schemes.map((s) => s.name));
+  return { mode: config.mode, map: Object.fromEntries(Object.entries(config.map).filter(([scheme]) => known.has(scheme))) };
 }

@@ -4,7 +4,7 @@ import type { EnvVarDoc } from './env-vars.js';
 export function clientSnippets(packageName: string, envVars: readonly EnvVarDoc[]): Record<'claudeDesktop' | 'claudeCode' | 'vscode' | 'cursor', string> {
   const path = `/absolute/path/to/${packageName}/dist/index.js`;
   const env: Record<string, string> = {};
-  for (const v of envVars) if (v.required || /API_KEY|TOKEN|USERNAME|PASSWORD|AUTHORIZATION/.test(v.name)) env[v.name] = v.example || '…';
+  for (const v of envVars) if (v.required || v.role === 'credential') env[v.name] = v.example || '…';
   const stdio = { command: 'node', args: [path], env };
   const envFlags = Object.keys(env).map((k) => ` -e ${k}=…`).join('');
   return {

@@ -1,11 +1,17 @@
 /** Every environment variable the generated server reads, for README and .env.example. */
-import type { Catalog } from '../../templates/runtime/catalog.js';
+import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
+import { endpointAuthVariables } from './auth-docs.js';
 
 export interface EnvVarDoc {
   name: string;
   required: boolean;
   description: string;
   example: string;
+  /**
+   * credential: an upstream credential (client snippets and the registry entry list these);
+   * endpoint: HTTP-only settings of the MCP endpoint itself (not part of a stdio registration).
+   */
+  role?: 'credential' | 'endpoint';
 }
 
 export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
@@ -17,12 +23,7 @@ export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
       example: catalog.baseUrl ?? 'https://api.example.com',
     },
   ];
-  for (const s of catalog.securitySchemes) {
-    const where = s.kind === 'apiKey' ? ` (sent as ${s.in} ${s.paramName})` : '';
-    if (s.env.value) vars.push({ name: s.env.value, required: false, description: `Credential for security scheme ${s.name}: ${kindLabel(s.kind)}${where}.`, example: '' });
-    if (s.env.username) vars.push({ name: s.env.username, required: false, description: `User name for HTTP Basic scheme ${s.name}.`, example: '' });
-    if (s.env.password) vars.push({ name: s.env.password, required: false, description: `Password for HTTP Basic scheme ${s.name}.`, example: '' });
-  }
+  for (const s of catalog.securitySchemes) vars.push(...schemeVariables(s));
   vars.push(
     { name: 'API_TIMEOUT_MS', required: false, description: 'Time budget of one upstream call in milliseconds, retries and redirects included (default 30000).', example: '30000' },
     { name: 'API_MAX_RETRIES', required: false, description: 'Retries after HTTP 429/502/503/504 for idempotent methods, honouring Retry-After (default 2; 0 turns them off).', example: '2' },
@@ -36,7 +37,29 @@ export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
     { name: 'MCP_TOOL_MODE', required: false, description: `all, dynamic or hybrid: overrides the tool mode chosen at generation (${catalog.toolMode}).`, example: catalog.toolMode },
     { name: 'MCP_TOOLS_PAGE_SIZE', required: false, description: 'Tools per tools/list page (default 500; 0 = one page).', example: '500' },
     { name: 'LOG_LEVEL', required: false, description: 'debug, info, warn or error (default info); logs go to stderr.', example: 'info' },
+    ...endpointAuthVariables(catalog),
   );
+  return vars;
+}
+
+function schemeVariables(s: CatalogSecurityScheme): EnvVarDoc[] {
+  const vars: EnvVarDoc[] = [];
+  const credential = (name: string | undefined, description: string) => {
+    if (name) vars.push({ name, required: false, description, example: '', role: 'credential' });
+  };
+  const where = s.kind === 'apiKey' ? ` (sent as ${s.in} ${s.paramName})` : '';
+  const flow = s.clientCredentials;
+  credential(s.env.value, flow ? `Ready OAuth 2 access token for scheme ${s.name}; when set, no token is fetched with the client credentials.` : `Credential for security scheme ${s.name}: ${kindLabel(s.kind)}${where}.`);
+  credential(s.env.username, `User name for HTTP Basic scheme ${s.name}.`);
+  credential(s.env.password, `Password for HTTP Basic scheme ${s.name}.`);
+  if (!flow) return vars;
+  credential(s.env.clientId, `OAuth 2 client id for scheme ${s.name}: the server gets its own tokens (client credentials grant), caches them until shortly before they expire and renews them.`);
+  credential(s.env.clientSecret, `OAuth 2 client secret for scheme ${s.name} (sent to the token endpoint with HTTP Basic authentication).`);
+  if (s.env.tokenUrl) vars.push({ name: s.env.tokenUrl, required: false, description: `Token endpoint for scheme ${s.name} (default ${flow.tokenUrl}).`, example: flow.tokenUrl });
+  if (s.env.scopes) {
+    const scopes = flow.scopes.join(' ');
+    vars.push({ name: s.env.scopes, required: false, description: `Scopes requested for scheme ${s.name}, space-separated (default: ${scopes ? `\`${scopes}\`` : 'none'}).`, example: scopes });
+  }
   return vars;
 }
 

@@ -25,8 +25,9 @@ export function userOwnedFiles(): EmittedFile[] {
 }
 
 /** Secret-looking credential variables (the ones worth a `-e` in a snippet). */
-const CREDENTIAL = /API_KEY|TOKEN|USERNAME|PASSWORD|AUTHORIZATION/;
-const SECRET = /API_KEY|TOKEN|PASSWORD|AUTHORIZATION/;
+/** Upstream credentials; the user names and client ids among them are not secret. */
+const isCredential = (v: EnvVarDoc) => v.role === 'credential';
+const isSecret = (v: EnvVarDoc) => v.role === 'credential' && !/USERNAME|CLIENT_ID/.test(v.name);
 /** Variables that only matter with --http: not part of the stdio package's registry entry. */
 const HTTP_ONLY = new Set(['PORT', 'HOST', 'MCP_ALLOWED_HOSTS', 'MCP_ALLOWED_ORIGINS', 'MCP_CORS_ORIGINS', 'MCP_SHUTDOWN_TIMEOUT_MS']);
 
@@ -45,7 +46,7 @@ export interface PublishView {
 export function publishView(packageName: string, apiTitle: string, envVars: readonly EnvVarDoc[], config: PublishConfig = {}): PublishView {
   const bare = packageName.replace(/^@[^/]+\//, '');
   const env: Record<string, string> = {};
-  for (const v of envVars) if (v.required || CREDENTIAL.test(v.name)) env[v.name] = v.example || '…';
+  for (const v of envVars) if (v.required || isCredential(v)) env[v.name] = v.example || '…';
   const stdio = { command: 'npx', args: ['-y', packageName], env };
   const envFlags = Object.keys(env).map((k) => ` -e ${k}=…`).join('');
   const keywords = [...new Set(['mcp', 'mcp-server', 'model-context-protocol', 'openapi', ...titleWords(apiTitle), ...(config.keywords ?? [])])];
@@ -62,7 +63,7 @@ export function publishView(packageName: string, apiTitle: string, envVars: read
       cursor: JSON.stringify({ mcpServers: { [bare]: stdio } }, null, 2),
     },
     dockerTag: bare,
-    credentialEnv: envVars.filter((v) => SECRET.test(v.name) || v.required).map((v) => v.name).filter((n) => n !== 'API_BASE_URL'),
+    credentialEnv: envVars.filter((v) => isSecret(v) || v.required).map((v) => v.name).filter((n) => n !== 'API_BASE_URL'),
   };
 }
 
@@ -99,12 +100,12 @@ export function publishFiles(input: PublishInput): EmittedFile[] {
 
 function serverJson({ view, envVars, catalog }: PublishInput): string {
   const environmentVariables = envVars
-    .filter((v) => !HTTP_ONLY.has(v.name))
+    .filter((v) => !HTTP_ONLY.has(v.name) && v.role !== 'endpoint')
     .map((v) => ({
       name: v.name,
       description: v.description,
       isRequired: v.required,
-      isSecret: SECRET.test(v.name),
+      isSecret: isSecret(v),
       ...(v.name === 'API_BASE_URL' && catalog.baseUrl ? { default: catalog.baseUrl } : {}),
     }));
   const description = view.description.length > 100 ? `${view.description.slice(0, 99)}…` : view.description;

@@ -107,6 +107,8 @@ export interface SecuritySchemeModel {
   paramName?: string;
   scheme?: string;
   description?: string;
+  /** oauth2 only: the clientCredentials flow (Swagger 2.0 `flow: application`), when the spec offers one. */
+  clientCredentials?: { tokenUrl: string; scopes: string[] };
 }
 
 /** One MCP tool, ready to emit: what the model sees and how its arguments become the HTTP request. */

@@ -8,7 +8,7 @@ import { joinPointer } from '../util/json-pointer.js';
 import { stringSample } from '../util/samples.js';
 import { isPlainObject } from '../util/stable.js';
 import { derefObject, type NormalizeContext } from './context.js';
-import { successSchema } from './responses.js';
+import { successResponses, successSchema } from './responses.js';
 
 /** Larger examples are replaced by a shallower sample built from the schema. */
 const MAX_EXAMPLE_CHARS = 2_000;
@@ -33,29 +33,20 @@ function fits(value: unknown): boolean {
 }
 
 function explicitExample(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
-  const responses = op['responses'];
-  if (!isPlainObject(responses)) return undefined;
-  for (const code of Object.keys(responses).filter((c) => /^2/.test(c)).sort()) {
-    const response = derefObject(ctx, responses[code], joinPointer(pointer, 'responses', code));
-    if (!response) continue;
+  for (const { code, response, json } of successResponses(ctx, op, pointer)) {
     if (ctx.dialect === 'swagger-2.0') {
       const examples = response['examples'];
-      if (!isPlainObject(examples)) continue;
-      const json = Object.keys(examples).find((m) => /json/i.test(m));
-      if (json) return examples[json];
+      const mediaType = isPlainObject(examples) ? Object.keys(examples).find((m) => /json/i.test(m)) : undefined;
+      if (mediaType && isPlainObject(examples)) return examples[mediaType];
       continue;
     }
-    const content = response['content'];
-    if (!isPlainObject(content)) continue;
-    const json = Object.keys(content).find((m) => /json/i.test(m));
-    const media = json ? content[json] : undefined;
-    if (!isPlainObject(media)) continue;
-    if (media['example'] !== undefined) return media['example'];
-    if (isPlainObject(media['examples'])) {
-      for (const [name, entry] of Object.entries(media['examples'])) {
-        const example = derefObject(ctx, entry, joinPointer(pointer, 'responses', code, 'content', json!, 'examples', name));
-        if (example && example['value'] !== undefined) return example['value'];
-      }
+    if (!json) continue;
+    if (json.media['example'] !== undefined) return json.media['example'];
+    const named = json.media['examples'];
+    if (!isPlainObject(named)) continue;
+    for (const [name, entry] of Object.entries(named)) {
+      const example = derefObject(ctx, entry, joinPointer(pointer, 'responses', code, 'content', json.mediaType, 'examples', name));
+      if (example && example['value'] !== undefined) return example['value'];
     }
   }
   return undefined;

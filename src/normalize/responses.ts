@@ -23,22 +23,34 @@ function preferJson(mediaTypes: string[]): string {
   return mediaTypes.find((m) => m === 'application/json') ?? mediaTypes.find((m) => /json/i.test(m)) ?? mediaTypes[0]!;
 }
 
-/** The raw JSON schema of the first 2xx response that has one (3.x `content[json]`, 2.0 `schema`). */
-export function successSchema(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
+export interface SuccessResponse {
+  code: string;
+  response: Record<string, unknown>;
+  /** 3.x: the JSON media type entry of the response's content, when there is one. */
+  json?: { mediaType: string; media: Record<string, unknown> };
+}
+
+/** The 2xx responses, lowest code first, resolved. */
+export function successResponses(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): SuccessResponse[] {
   const responses = op['responses'];
-  if (!isPlainObject(responses)) return undefined;
+  if (!isPlainObject(responses)) return [];
+  const result: SuccessResponse[] = [];
   for (const code of Object.keys(responses).filter((c) => /^2/.test(c)).sort()) {
     const response = derefObject(ctx, responses[code], joinPointer(pointer, 'responses', code));
     if (!response) continue;
-    if (ctx.dialect === 'swagger-2.0') {
-      if (response['schema'] !== undefined) return response['schema'];
-      continue;
-    }
     const content = response['content'];
-    if (!isPlainObject(content)) continue;
-    const json = Object.keys(content).find((m) => /json/i.test(m));
-    const media = json ? content[json] : undefined;
-    if (isPlainObject(media) && media['schema'] !== undefined) return media['schema'];
+    const mediaType = isPlainObject(content) ? Object.keys(content).find((m) => /json/i.test(m)) : undefined;
+    const media = mediaType && isPlainObject(content) ? content[mediaType] : undefined;
+    result.push(mediaType && isPlainObject(media) ? { code, response, json: { mediaType, media } } : { code, response });
+  }
+  return result;
+}
+
+/** The raw JSON schema of the first 2xx response that has one (3.x `content[json]`, 2.0 `schema`). */
+export function successSchema(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
+  for (const { response, json } of successResponses(ctx, op, pointer)) {
+    const schema = ctx.dialect === 'swagger-2.0' ? response['schema'] : json?.media['schema'];
+    if (schema !== undefined) return schema;
   }
   return undefined;
 }

@@ -34,8 +34,10 @@ function toScheme(name: string, raw: Record<string, unknown>): SecuritySchemeMod
       return { ...common, type: 'http', scheme: 'basic' };
     case 'http':
       return { ...common, type: 'http', scheme: String(raw['scheme'] ?? 'bearer').toLowerCase() };
-    case 'oauth2':
-      return { ...common, type: 'oauth2' };
+    case 'oauth2': {
+      const clientCredentials = clientCredentialsFlow(raw);
+      return { ...common, type: 'oauth2', ...(clientCredentials ? { clientCredentials } : {}) };
+    }
     case 'openIdConnect':
       return { ...common, type: 'openIdConnect' };
     case 'mutualTLS':
@@ -43,6 +45,20 @@ function toScheme(name: string, raw: Record<string, unknown>): SecuritySchemeMod
     default:
       return undefined;
   }
+}
+
+/**
+ * The flow a server can run on its own, without a user: 3.x `flows.clientCredentials`, or Swagger 2.0
+ * `flow: application` (the same grant under its older name). Other flows need a person at a browser, so the
+ * server can only take a token obtained elsewhere.
+ */
+function clientCredentialsFlow(raw: Record<string, unknown>): SecuritySchemeModel['clientCredentials'] {
+  const flows = raw['flows'];
+  const flow = isPlainObject(flows) && isPlainObject(flows['clientCredentials']) ? flows['clientCredentials'] : raw['flow'] === 'application' ? raw : undefined;
+  const tokenUrl = flow ? asString(flow['tokenUrl']) : undefined;
+  if (!flow || !tokenUrl) return undefined;
+  const scopes = isPlainObject(flow['scopes']) ? Object.keys(flow['scopes']) : [];
+  return { tokenUrl, scopes };
 }
 
 /** `[{a: [], b: []}, {c: []}]` → `[['a','b'], ['c']]`: alternatives (OR) of scheme lists (AND). */

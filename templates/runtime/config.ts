@@ -1,4 +1,5 @@
 /** Everything the server reads from its environment, in one place (the README and .env.example list the same). */
+import { readEndpointAuthConfig, type EndpointAuthConfig } from './endpoint-auth-config.js';
 
 export interface RuntimeConfig {
   /** Overrides the spec's server URL for every operation. */
@@ -18,6 +19,8 @@ export interface RuntimeConfig {
     corsOrigins: string[];
     /** How long a SIGTERM/SIGINT waits for in-flight requests before exiting anyway. */
     shutdownTimeoutMs: number;
+    /** Protection of the /mcp endpoint (MCP_AUTH_TOKENS, MCP_OAUTH_*); none by default. */
+    auth: EndpointAuthConfig;
   };
 }
 
@@ -48,6 +51,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
       allowedOrigins: list(env['MCP_ALLOWED_ORIGINS']),
       corsOrigins: list(env['MCP_CORS_ORIGINS']),
       shutdownTimeoutMs: positiveInt(env['MCP_SHUTDOWN_TIMEOUT_MS'], DEFAULT_SHUTDOWN_TIMEOUT_MS),
+      auth: readEndpointAuthConfig(env),
     },
   };
 }

@@ -45,6 +45,8 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      // The caller's HTTP headers, for per-caller upstream credentials (undefined over stdio).
+      const callerHeaders = ctx.http?.req?.headers;
       const meta = metaByName.get(name);
       if (meta) {
         const invalid = deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args);
@@ -52,13 +54,13 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         return (await handleMetaTool(name, args, {
           registry: deps.registry,
           searchIndex: options.searchIndex,
-          callOperation: (tool, operationArgs) => callTool(deps, tool, operationArgs, ctx.mcpReq.signal),
+          callOperation: (tool, operationArgs) => callTool(deps, tool, operationArgs, ctx.mcpReq.signal, callerHeaders),
         })) as never;
       }
       // Operations not listed in this mode stay callable by name: listing is about the model's context.
       const tool = deps.registry.get(name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-      return (await callTool(deps, tool, args, ctx.mcpReq.signal)) as never;
+      return (await callTool(deps, tool, args, ctx.mcpReq.signal, callerHeaders)) as never;
     });
     return server;
   };

@@ -1,12 +1,14 @@
 /** One tools/call: validate, resolve base URL and credentials, build the request, call upstream. */
-import { resolveCredentials, type AppliedCredentials } from './auth.js';
+import type { AppliedCredentials } from './auth.js';
 import type { Catalog, CatalogTool } from './catalog.js';
 import type { RuntimeConfig } from './config.js';
 import { runAfterResponse, runBeforeRequest, type Hooks } from './hooks.js';
 import type { Logger } from './log.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
+import { redactResult, serverSecrets } from './redact.js';
 import { callUpstream } from './upstream.js';
+import { credentialsForCall, upstreamAuthOf, type UpstreamAuth } from './upstream-auth.js';
 import type { ToolRegistry } from './tools.js';
 
 export interface CallDeps {
@@ -17,19 +19,45 @@ export interface CallDeps {
   fetch?: typeof fetch;
   /** The project's src/hooks.ts exports (see hooks.ts). */
   hooks?: Hooks;
+  /** Caller-credentials mapping and token cache (built on first use when absent). */
+  upstreamAuth?: UpstreamAuth;
 }
 
-export async function callTool(deps: CallDeps, tool: CatalogTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+/**
+ * `requestHeaders`: the incoming MCP request's headers over HTTP, for per-caller credentials. Whatever the
+ * call returns is redacted: no credential it sent, and none the server is configured with, reaches the model.
+ */
+export async function callTool(
+  deps: CallDeps,
+  tool: CatalogTool,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+  requestHeaders?: Headers,
+): Promise<ToolResult> {
+  const sent: string[] = [];
+  const result = await callToolUnredacted(deps, tool, args, signal, requestHeaders, sent);
+  return redactResult(result, [...sent, ...serverSecrets(deps.registry.catalog, deps.env)]);
+}
+
+async function callToolUnredacted(
+  deps: CallDeps,
+  tool: CatalogTool,
+  args: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  requestHeaders: Headers | undefined,
+  sent: string[],
+): Promise<ToolResult> {
   const invalid = deps.registry.validate(tool, args);
   if (invalid) return errorResult(`Invalid arguments for tool ${tool.name}: ${invalid}`);
   const baseUrl = baseUrlFor(tool, deps.registry.catalog, deps.config);
   if (!baseUrl) {
     return errorResult(`No upstream base URL is configured for ${tool.name}: set the API_BASE_URL environment variable. ${deps.registry.catalog.baseUrlNote ?? ''}`.trim());
   }
-  const credentials = resolveCredentials(tool.security, deps.registry.catalog.securitySchemes, deps.env);
-  if (!credentials.ok) {
-    return errorResult(`Missing credentials for ${tool.name}: set ${credentials.missing.join(' and ')} in the server's environment.`);
-  }
+  const catalog = deps.registry.catalog;
+  const auth = upstreamAuthOf(deps, deps.upstreamAuth, () => ({ catalog, env: deps.env, timeoutMs: deps.config.timeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}) }));
+  const credentials = await credentialsForCall(auth, tool, { catalog, env: deps.env, baseUrl, log: deps.log, ...(requestHeaders ? { requestHeaders } : {}) });
+  if (!credentials.ok) return errorResult(credentials.message);
+  sent.push(...credentials.applied.secrets);
   let request: BuiltRequest;
   try {
     request = withCredentials(buildRequest(tool.request, args, baseUrl), credentials.applied);

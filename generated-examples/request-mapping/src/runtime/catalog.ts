@@ -115,8 +115,22 @@ export interface CatalogSecurityScheme {
   paramName?: string;
   /** http: the scheme word (`Bearer`, `Basic`, `Digest`, …). */
   scheme?: string;
-  /** Environment variables that hold the credential (token/key, or username + password for basic). */
-  env: { value?: string; username?: string; password?: string };
+  /**
+   * Environment variables that hold the credential (token/key, or username + password for basic); for a
+   * client-credentials scheme also the client id and secret, and overrides of the token URL and scopes.
+   */
+  env: { value?: string; username?: string; password?: string; clientId?: string; clientSecret?: string; tokenUrl?: string; scopes?: string };
+  /** oauth2 with a clientCredentials flow: the server fetches (and caches) its own access token. */
+  clientCredentials?: { tokenUrl: string; scopes: string[] };
+}
+
+/**
+ * Per-caller upstream credentials over HTTP: `map` names, per security scheme, the header of the incoming MCP
+ * request that carries that caller's credential (lower case). `off`: every caller uses the server's environment.
+ */
+export interface CallerCredentialsConfig {
+  mode: 'off' | 'headers';
+  map?: Record<string, string>;
 }
 
 /**
@@ -146,4 +160,6 @@ export interface Catalog {
   defs: Record<string, JsonSchema>;
   tools: CatalogTool[];
   securitySchemes: CatalogSecurityScheme[];
+  /** Chosen at generation (--caller-credentials); MCP_CALLER_CREDENTIALS overrides it. Absent: off. */
+  callerCredentials?: CallerCredentialsConfig;
 }

@@ -1,14 +1,16 @@
 /** Entry point shared by every generated server: parse flags, load the catalog, start a transport. */
 import { readFileSync } from 'node:fs';
-import { configuredSecrets } from './auth.js';
 import type { Catalog, ToolMode } from './catalog.js';
 import type { SearchIndex } from './search.js';
 import { readConfig } from './config.js';
 import type { Hooks } from './hooks.js';
-import { createLogger } from './log.js';
+import { callerCredentialsConfig, unknownCallerSchemes } from './caller-credentials.js';
+import { createLogger, type Logger } from './log.js';
+import { secretForms, serverSecrets } from './redact.js';
 import { createServerFactory } from './server.js';
 import { ToolRegistry } from './tools.js';
 import { startHttp, startStdio } from './transports.js';
+import { createUpstreamAuth, type UpstreamAuth } from './upstream-auth.js';
 
 export interface MainOptions {
   catalogUrl: URL;
@@ -32,17 +34,30 @@ export async function main({ catalogUrl, argv = process.argv.slice(2), env = pro
   if (flags.port !== undefined) config.http.port = flags.port;
   if (flags.host !== undefined) config.http.host = flags.host;
   const catalog = JSON.parse(readFileSync(catalogUrl, 'utf8')) as Catalog;
-  const log = createLogger(config.logLevel, () => configuredSecrets(catalog.securitySchemes, env));
+  const log = createLogger(config.logLevel, () => secretForms(serverSecrets(catalog, env)));
   if (!config.baseUrl && !catalog.baseUrl) {
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
   }
   const registry = new ToolRegistry(catalog);
   const mode = toolMode(env['MCP_TOOL_MODE'], catalog.toolMode);
   const searchIndex = lazy(() => JSON.parse(readFileSync(new URL('search-index.json', catalogUrl), 'utf8')) as SearchIndex);
-  const factory = createServerFactory({ registry, config, env, log, ...(hooks ? { hooks } : {}) }, { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']) });
+  const upstreamAuth = createUpstreamAuth({ catalog, env, timeoutMs: config.timeoutMs });
+  if (flags.http) describeCallerCredentials(catalog, env, upstreamAuth, config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined, log);
+  const factory = createServerFactory({ registry, config, env, log, upstreamAuth, ...(hooks ? { hooks } : {}) }, { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']) });
   log.debug('tool mode', { mode, tools: catalog.tools.length });
   if (flags.http) await startHttp(factory, config, log);
   else startStdio(factory, log);
+}
+
+/** Says at start-up which request headers carry per-caller credentials (names only, never values). */
+function describeCallerCredentials(catalog: Catalog, env: NodeJS.ProcessEnv, auth: UpstreamAuth, endpointProtected: boolean, log: Logger): void {
+  const unknown = unknownCallerSchemes(callerCredentialsConfig(catalog.callerCredentials, env), catalog.securitySchemes);
+  if (unknown.length > 0) log.warn('caller credentials name unknown security schemes; they are ignored', { schemes: unknown });
+  if (auth.callerHeaders.size === 0) return;
+  log.info('per-caller upstream credentials', { headers: Object.fromEntries(auth.callerHeaders) });
+  if (endpointProtected && [...auth.callerHeaders.values()].includes('authorization')) {
+    log.warn('the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint');
+  }
 }
 
 /** Above this many tools, tools/list is paged (the SDK's clients follow cursors; MCP_TOOLS_PAGE_SIZE=0 turns it off). */

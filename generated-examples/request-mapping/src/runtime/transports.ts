@@ -12,6 +12,7 @@ import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { RuntimeConfig } from './config.js';
 import { createCors, type Cors } from './cors.js';
+import { createEndpointAuth } from './endpoint-auth.js';
 import type { Logger } from './log.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
 
@@ -54,6 +55,8 @@ export function startHttp(
   const toNode = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
   const cors = createCors(config.http.corsOrigins);
   const { validHost, validOrigin } = guards(config, cors);
+  // Before listening, so a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration stops the start.
+  const endpointAuth = createEndpointAuth(config.http.auth, { log, defaultResourceUrl: () => localUrl(config, server) });
   const inflight = new InflightRequests();
   const unanswered = new Set<ServerResponse>();
   let draining = false;
@@ -63,12 +66,14 @@ export function startHttp(
     if (draining) return refuseWhileDraining(req, res);
     const path = pathOf(req);
     if (path === '/health' || path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (endpointAuth?.isMetadataPath(path)) return void endpointAuth.answerMetadata(req, res).catch(onerror);
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
     if (!validHost(req, res)) return;
     if (cors?.isPreflight(req)) return cors.answerPreflight(req, res);
     if (!validOrigin(req, res)) return;
     cors?.decorate(req, res);
-    serveMcp(req, res);
+    if (!endpointAuth) return serveMcp(req, res);
+    endpointAuth.authorize(req, res).then((authorized) => authorized && serveMcp(req, res), onerror);
   });
 
   const serveMcp = (req: IncomingMessage, res: ServerResponse) => {
@@ -147,6 +152,14 @@ function logWhenClosed(req: IncomingMessage, res: ServerResponse, log: Logger): 
     if (!res.writableFinished) fields['aborted'] = true;
     log.info('http request', fields);
   });
+}
+
+/** This endpoint's URL as a local client reaches it (the default OAuth resource URL). */
+function localUrl(config: RuntimeConfig, server: ReturnType<typeof createHttpServer>): string {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  const host = config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
 }
 
 function pathOf(req: IncomingMessage): string {

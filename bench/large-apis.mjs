@@ -1,0 +1,209 @@
+// Large APIs, measured against the floors that cannot be beaten, side by side in one run (issue 7):
+//   1. generating GitHub vs swagger-parser's own parse + dereference of the same file;
+//   2. cold start (spawn → first tools/list answered over stdio) and RSS of the generated GitHub server vs a
+//      one-tool SDK v2 server;
+//   3. per-call overhead over stdio: median MCP round trip minus the median of the same upstream request sent
+//      directly;
+//   4. tools/list tokens per spec (mode all), and GitHub in dynamic mode.
+// Run after `npm run build`. Everything is local (127.0.0.1), bounded, and stopped before exit.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const SPECS = join(REPO, '..', 'shared', 'specs');
+const GITHUB = join(SPECS, 'github', 'api.github.com.json');
+const RUNS = 3;
+const CALLS = 200;
+const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const children = new Set();
+const work = mkdtempSync(join(tmpdir(), 'otm-bench-large-'));
+
+if (!existsSync(GITHUB)) {
+  console.log('bench/large-apis: ../shared/specs is missing; skipped');
+  process.exit(0);
+}
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function main() {
+  const rows = [];
+  rows.push(...generationVsFloor());
+  const upstream = await startUpstream();
+  try {
+    const github = buildServer(GITHUB, join(work, 'github-mcp'));
+    const cold = await coldStart([github], { API_BASE_URL: upstream.url });
+    const floor = await coldStart([join(REPO, 'bench', 'one-tool-stdio.mjs')], {});
+    rows.push(ratioRow('cold start to first tools/list, GitHub server vs one-tool SDK server (ms, median of 3)', cold.ms, floor.ms, 1.3));
+    rows.push(['RSS after first tools/list, GitHub server (MB); one-tool server', `${cold.rssMb}`, `${floor.rssMb}`, '', cold.rssMb <= 150 ? 'ok (≤ 150 MB)' : 'over 150 MB']);
+    const overhead = await perCallOverhead(github, upstream.url);
+    rows.push(['per-call overhead over stdio (ms): MCP median − direct median', `${overhead.mcp.toFixed(2)} − ${overhead.direct.toFixed(2)}`, `= ${(overhead.mcp - overhead.direct).toFixed(2)}`, '', overhead.mcp - overhead.direct <= 1 ? 'ok (≤ 1 ms)' : 'over 1 ms']);
+  } finally {
+    upstream.server.close();
+  }
+  printTable(['figure', 'ours', 'floor', 'ratio', 'target'], rows);
+  console.log('');
+  printTable(['spec', 'mode', 'tools', 'tools/list bytes', 'tokens', 'tokens/tool'], await tokensPerSpec());
+}
+
+/** Wall time of a child process, plus its peak RSS (from `process.resourceUsage()`, printed by the child). */
+function timed(args) {
+  const started = performance.now();
+  const out = execFileSync(process.execPath, args, { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = performance.now() - started;
+  const rss = /MAXRSS (\d+)/.exec(out);
+  return { ms, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN };
+}
+
+function generationVsFloor() {
+  const floorScript = `const SP=require(${JSON.stringify(join(REPO, 'node_modules', '@apidevtools', 'swagger-parser'))});SP.dereference(${JSON.stringify(GITHUB)}).then(()=>console.log('MAXRSS '+process.resourceUsage().maxRSS))`;
+  const genScript = (flags) => `import(${JSON.stringify(join(REPO, 'dist', 'src', 'index.js'))}).then(async(m)=>{await m.generate({spec:${JSON.stringify(GITHUB)},write:false${flags}});console.log('MAXRSS '+process.resourceUsage().maxRSS)})`;
+  const floors = [], gens = [], gensNoValidate = [];
+  for (let i = 0; i < RUNS; i++) {
+    floors.push(timed(['-e', floorScript]));
+    gens.push(timed(['--input-type=module', '-e', genScript('')]));
+    gensNoValidate.push(timed(['--input-type=module', '-e', genScript(',validate:false')]));
+  }
+  const floor = median(floors.map((r) => r.ms));
+  const gen = median(gens.map((r) => r.ms));
+  const genNoValidate = median(gensNoValidate.map((r) => r.ms));
+  return [
+    ratioRow('generate GitHub vs swagger-parser parse+dereference (ms, median of 3)', gen, floor, 2),
+    ratioRow('  same, --no-validate', genNoValidate, floor, 2),
+    ['  peak RSS (MB): generate; parse+dereference', `${Math.round(Math.max(...gens.map((r) => r.maxRssMb)))}`, `${Math.round(Math.max(...floors.map((r) => r.maxRssMb)))}`, '', ''],
+  ];
+}
+
+function buildServer(spec, dir) {
+  execFileSync(process.execPath, [join(REPO, 'dist', 'src', 'cli.js'), spec, '-o', dir, '--no-validate'], { stdio: 'ignore' });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'ignore' });
+  return join(dir, 'dist', 'index.js');
+}
+
+/** Spawns a stdio server, sends an enveloped tools/list at once, and times the first answer. */
+async function coldStart(args, env) {
+  const samples = [];
+  for (let i = 0; i < RUNS; i++) {
+    const session = spawnStdio(args, env);
+    const started = performance.now();
+    await session.request('tools/list', {});
+    const ms = performance.now() - started;
+    const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${session.child.pid}/status`, 'utf8'))[1]) / 1024;
+    samples.push({ ms, rssMb });
+    session.close();
+  }
+  return { ms: median(samples.map((s) => s.ms)), rssMb: Math.round(median(samples.map((s) => s.rssMb))) };
+}
+
+async function perCallOverhead(entry, upstreamUrl) {
+  const session = spawnStdio([entry], { API_BASE_URL: upstreamUrl });
+  try {
+    await session.request('tools/list', {});
+    const args = { name: 'meta_root', arguments: {} };
+    const mcp = [];
+    for (let i = 0; i < CALLS; i++) {
+      const started = performance.now();
+      const result = await session.request('tools/call', args);
+      if (result.isError) throw new Error(`tools/call failed: ${JSON.stringify(result).slice(0, 300)}`);
+      mcp.push(performance.now() - started);
+    }
+    const direct = [];
+    for (let i = 0; i < CALLS; i++) {
+      const started = performance.now();
+      const response = await fetch(`${upstreamUrl}/`, { headers: { accept: 'application/json' } });
+      await response.text();
+      direct.push(performance.now() - started);
+    }
+    return { mcp: median(mcp), direct: median(direct) };
+  } finally {
+    session.close();
+  }
+}
+
+function spawnStdio(args, env) {
+  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  children.add(child);
+  const pending = new Map();
+  let nextId = 1;
+  let buffer = '';
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      const message = JSON.parse(line);
+      const resolve = pending.get(message.id);
+      if (resolve) {
+        pending.delete(message.id);
+        resolve(message.result ?? { isError: true, error: message.error });
+      }
+    }
+  });
+  return {
+    child,
+    request(method, params) {
+      const id = nextId++;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } })}\n`);
+      return new Promise((resolve, reject) => {
+        pending.set(id, resolve);
+        setTimeout(() => reject(new Error(`${method} timed out`)), 60_000).unref();
+      });
+    },
+    close() {
+      child.kill();
+      children.delete(child);
+    },
+  };
+}
+
+/** A fast upstream: canned JSON for every request. */
+async function startUpstream() {
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+async function tokensPerSpec() {
+  const { generate } = await import(join(REPO, 'dist', 'src', 'index.js'));
+  const manifest = readFileSync(join(SPECS, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = [];
+  for (const [name, , , file] of manifest) {
+    const r = await generate({ spec: join(SPECS, file), write: false, validate: false });
+    const s = r.summary.surface;
+    rows.push([name, 'all', s.tools, s.listBytes, s.listTokens, s.tokensPerTool]);
+  }
+  const dynamic = (await generate({ spec: GITHUB, write: false, validate: false, toolMode: 'dynamic' })).summary.surface;
+  rows.push(['github', 'dynamic', dynamic.tools, dynamic.listBytes, dynamic.listTokens, dynamic.tokensPerTool]);
+  return rows;
+}
+
+function ratioRow(label, ours, floor, target) {
+  const ratio = ours / floor;
+  return [label, ours.toFixed(0), floor.toFixed(0), `${ratio.toFixed(2)}×`, ratio <= target ? `ok (≤ ${target}×)` : `over ${target}×`];
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function printTable(header, rows) {
+  const all = [header, ...rows].map((r) => r.map(String));
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  for (const [i, row] of all.entries()) {
+    console.log(row.map((cell, j) => cell.padEnd(widths[j])).join('  '));
+    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The gate in front of /mcp when the endpoint is protected (see endpoint-auth-config.ts), built on the SDK's
+ * bearer helpers: `verifyBearerToken` checks the header, expiry and scopes, `bearerAuthChallengeResponse`
+ * writes the 401/403 with its `WWW-Authenticate: Bearer …` challenge, and in OAuth mode the Protected
+ * Resource Metadata (RFC 9728) tells clients which authorization server to get a token from.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  bearerAuthChallengeResponse,
+  buildOAuthProtectedResourceMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  oauthMetadataResponse,
+  verifyBearerToken,
+  type AuthInfo,
+  type AuthMetadataOptions,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
+import { ENDPOINT_AUTH_ENV, type EndpointAuthConfig, type OAuthResourceConfig } from './endpoint-auth-config.js';
+import { firstAccepting, introspectionVerifier, staticTokenVerifier } from './introspection.js';
+import type { Logger } from './log.js';
+
+const PRM_ROOT_PATH = '/.well-known/oauth-protected-resource';
+
+export interface EndpointAuth {
+  /** Whether this path is one of the metadata documents (served without a token). */
+  isMetadataPath(path: string): boolean;
+  answerMetadata(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Verifies the request's bearer token: sets `req.auth` and resolves true, or answers the challenge and resolves false. */
+  authorize(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+export class EndpointAuthConfigError extends Error {
+  override readonly name = 'EndpointAuthConfigError';
+}
+
+export interface EndpointAuthOptions {
+  log: Logger;
+  /** The endpoint's URL when MCP_OAUTH_RESOURCE_URL is not set; known only once the server listens. */
+  defaultResourceUrl: () => string;
+  fetch?: typeof fetch;
+}
+
+/** Undefined when the endpoint is open. Throws EndpointAuthConfigError for an unusable configuration. */
+export function createEndpointAuth(config: EndpointAuthConfig, options: EndpointAuthOptions): EndpointAuth | undefined {
+  if (config.staticTokens.length === 0 && !config.oauth) return undefined;
+  const oauth = config.oauth ? oauthResource(config.oauth, options) : undefined;
+  const requiredScopes = config.oauth?.scopes ?? [];
+  const verifiers: OAuthTokenVerifier[] = [];
+  if (config.staticTokens.length > 0) verifiers.push(staticTokenVerifier(config.staticTokens, requiredScopes));
+  if (oauth) verifiers.push(oauth.verifier);
+  const verifier = firstAccepting(verifiers);
+
+  return {
+    isMetadataPath: (path) => oauth !== undefined && (path === PRM_ROOT_PATH || path === oauth.metadataPath()),
+    answerMetadata: async (req, res) => {
+      if (!oauth) return;
+      // Both the root and the path-suffixed location serve the document for the one resource, /mcp.
+      const request = new Request(oauth.metadataUrl(), { method: req.method ?? 'GET', headers: forwardedHeaders(req) });
+      await sendWebResponse(res, oauthMetadataResponse(request, oauth.metadataOptions())!);
+    },
+    authorize: async (req, res) => {
+      const resourceMetadataUrl = oauth?.metadataUrl();
+      const challenge = { requiredScopes, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}) };
+      try {
+        const authInfo = await verifyBearerToken(firstAuthorization(req), { verifier, ...challenge });
+        (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
+        return true;
+      } catch (error) {
+        if (!(error instanceof OAuthError)) options.log.error('token verification failed', { error: error instanceof Error ? error.message : String(error) });
+        await sendWebResponse(res, bearerAuthChallengeResponse(error, challenge));
+        return false;
+      }
+    },
+  };
+}
+
+interface OAuthResource {
+  verifier: OAuthTokenVerifier;
+  metadataOptions: () => AuthMetadataOptions;
+  metadataUrl: () => string;
+  metadataPath: () => string;
+}
+
+function oauthResource(config: OAuthResourceConfig, options: EndpointAuthOptions): OAuthResource {
+  if (!config.introspectionUrl) {
+    throw new EndpointAuthConfigError(`${ENDPOINT_AUTH_ENV.issuer} is set: also set ${ENDPOINT_AUTH_ENV.introspectionUrl} (and ${ENDPOINT_AUTH_ENV.clientId}/${ENDPOINT_AUTH_ENV.clientSecret}) so tokens can be verified`);
+  }
+  const resourceUrl = once(() => new URL(config.resourceUrl ?? options.defaultResourceUrl()));
+  const metadataOptions = once((): AuthMetadataOptions => ({
+    // Only `issuer` goes into the Protected Resource Metadata; clients read the authorization server's own
+    // endpoints from its metadata, at its own well-known URL, so none are guessed here.
+    oauthMetadata: { issuer: config.issuer, authorization_endpoint: config.issuer, token_endpoint: config.issuer, response_types_supported: ['code'] },
+    resourceServerUrl: resourceUrl(),
+    ...(config.scopes.length > 0 ? { scopesSupported: config.scopes } : {}),
+  }));
+  validateIssuer(config);
+  return {
+    verifier: introspectionVerifier({
+      introspectionUrl: config.introspectionUrl,
+      issuer: config.issuer,
+      audience: () => config.audience ?? resourceUrl().href,
+      resourceUrl,
+      ...(config.clientId ? { clientId: config.clientId } : {}),
+      ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
+    metadataOptions,
+    metadataUrl: once(() => getOAuthProtectedResourceMetadataUrl(resourceUrl())),
+    metadataPath: once(() => new URL(getOAuthProtectedResourceMetadataUrl(resourceUrl())).pathname),
+  };
+}
+
+/** Fails at start-up, not at the first request: the SDK's check (HTTPS outside localhost, no query or fragment). */
+function validateIssuer(config: OAuthResourceConfig): void {
+  try {
+    buildOAuthProtectedResourceMetadata({
+      oauthMetadata: { issuer: config.issuer, authorization_endpoint: config.issuer, token_endpoint: config.issuer, response_types_supported: ['code'] },
+      resourceServerUrl: new URL(config.resourceUrl ?? 'http://localhost/mcp'),
+    });
+  } catch (error) {
+    throw new EndpointAuthConfigError(`${ENDPOINT_AUTH_ENV.issuer} / ${ENDPOINT_AUTH_ENV.resourceUrl}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Node joins repeated Authorization headers with a comma; only the first counts (as in the SDK's gate). */
+function firstAuthorization(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  return header?.split(',')[0]?.trim() || undefined;
+}
+
+/** What the SDK's metadata answer looks at: CORS preflight headers. */
+function forwardedHeaders(req: IncomingMessage): Record<string, string> {
+  const requested = req.headers['access-control-request-headers'];
+  return typeof requested === 'string' ? { 'access-control-request-headers': requested } : {};
+}
+
+async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = await response.text();
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
+}

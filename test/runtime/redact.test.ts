@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { redactResult, secretForms, serverSecrets } from '../../templates/runtime/redact.js';
+import type { CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
+
+describe('redaction of results', () => {
+  it('replaces secrets in text content and in every string of structured content, keys included', () => {
+    const result = redactResult(
+      {
+        content: [{ type: 'text', text: '{"auth":"Bearer tok-123456","echo":{"key":"k-abcdef"}}' }, { type: 'image', data: 'tok-123456', mimeType: 'image/png' }],
+        structuredContent: { auth: 'Bearer tok-123456', nested: [{ 'k-abcdef': 1, note: 'uses k-abcdef twice: k-abcdef' }], n: 3, ok: true },
+        isError: true,
+      },
+      ['tok-123456', 'k-abcdef'],
+    );
+    expect(result.content[0]).toEqual({ type: 'text', text: '{"auth":"Bearer [redacted]","echo":{"key":"[redacted]"}}' });
+    // Binary content is not text: it is left as is.
+    expect(result.content[1]).toEqual({ type: 'image', data: 'tok-123456', mimeType: 'image/png' });
+    expect(result.structuredContent).toEqual({ auth: 'Bearer [redacted]', nested: [{ '[redacted]': 1, note: 'uses [redacted] twice: [redacted]' }], n: 3, ok: true });
+    expect(result.isError).toBe(true);
+  });
+
+  it('also catches percent-encoded and JSON-escaped forms', () => {
+    expect(secretForms(['a b/"c'])).toEqual(expect.arrayContaining(['a b/"c', 'a%20b%2F%22c', 'a b/\\"c']));
+    const text = 'url: /x?key=a%20b%2F%22c body: {"k":"a b/\\"c"}';
+    expect(redactResult({ content: [{ type: 'text', text }] }, ['a b/"c']).content[0]).toEqual({ type: 'text', text: 'url: /x?key=[redacted] body: {"k":"[redacted]"}' });
+  });
+
+  it('replaces the longest secret first and ignores values under 4 characters', () => {
+    const result = redactResult({ content: [{ type: 'text', text: 'abcdefgh and abc' }] }, ['abcd', 'abcdefgh', 'abc']);
+    expect(result.content[0]).toEqual({ type: 'text', text: '[redacted] and abc' });
+  });
+
+  it('server secrets: upstream credentials and the endpoint tokens and client secret', () => {
+    const schemes: CatalogSecurityScheme[] = [{ name: 'k', kind: 'apiKey', in: 'header', paramName: 'X-Key', env: { value: 'K_API_KEY' } }];
+    const env = { K_API_KEY: 'key-1', MCP_AUTH_TOKENS: 'static-1, static-2', MCP_OAUTH_CLIENT_SECRET: 'intro-secret' };
+    expect(serverSecrets({ securitySchemes: schemes }, env)).toEqual(expect.arrayContaining(['key-1', 'static-1', 'static-2', 'intro-secret']));
+  });
+});
