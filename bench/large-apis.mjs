@@ -133,12 +133,16 @@ function spawnStdio(args, env) {
   children.add(child);
   const pending = new Map();
   let nextId = 1;
-  let buffer = '';
+  // Chunks are kept in a list and joined only at a newline: re-scanning one growing string would make reading a
+  // 9 MB tools/list quadratic, and the reader, not the server, would be measured.
+  let chunks = [];
+  child.stdout.setEncoding('utf8'); // decodes characters split across chunks correctly
   child.stdout.on('data', (chunk) => {
-    buffer += chunk;
-    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
+    let rest = chunk;
+    for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n')) {
+      const line = chunks.join('') + rest.slice(0, nl);
+      chunks = [];
+      rest = rest.slice(nl + 1);
       const message = JSON.parse(line);
       const resolve = pending.get(message.id);
       if (resolve) {
@@ -146,6 +150,7 @@ function spawnStdio(args, env) {
         resolve(message.result ?? { isError: true, error: message.error });
       }
     }
+    if (rest) chunks.push(rest);
   });
   return {
     child,
