@@ -1,7 +1,10 @@
 // Load test: modern (2026-07-28) tools/call over stateless Streamable HTTP, 100 connections for
 // BENCH_SECONDS (default 30) each, against
-//   (a) a server generated from fixtures/specs/petstore.yaml calling getPetById on a fast local upstream, and
-//   (b) a one-tool SDK v2 McpServer (bench/one-tool-server.mjs) doing a trivial echo.
+//   (a) a server generated from fixtures/specs/petstore.yaml calling getPetById on a fast local upstream,
+//   (b) the generated GitHub server (1,223 tools) calling meta_root on the same upstream,
+//   (c) a one-tool SDK v2 McpServer whose tool sends the same upstream GET (bench/one-tool-fetch-server.mjs):
+//       the floor for a server that wraps an API, and the one issue 7's throughput ratio is measured against,
+//   (d) a one-tool SDK v2 McpServer (bench/one-tool-server.mjs) doing a trivial echo, for reference.
 // Run after `npm run build` (`npm run bench` does both). Everything listens on 127.0.0.1; every process
 // started here is stopped before exit, and a watchdog ends the run if anything hangs.
 import { spawn, execFileSync } from 'node:child_process';
@@ -66,6 +69,11 @@ async function main() {
     rows.push(await measure('generated GitHub (1,223 tools): meta_root', github, 'meta_root', {}, /doggie/));
     await stop(github.child);
   }
+
+  // The floor for a server that wraps an API: the same upstream request from a one-tool SDK server.
+  const oneToolFetch = await startMcpServer('one-tool-fetch', process.execPath, [join(REPO, 'bench', 'one-tool-fetch-server.mjs')], { API_BASE_URL: upstream.url });
+  rows.push(await measure('one-tool SDK McpServer: same upstream GET', oneToolFetch, 'meta_root', {}, /doggie/));
+  await stop(oneToolFetch.child);
 
   const oneTool = await startMcpServer('one-tool', process.execPath, [join(REPO, 'bench', 'one-tool-server.mjs')], {});
   rows.push(await measure('one-tool SDK McpServer: echo', oneTool, 'echo', { text: 'hi' }, /"hi"/));
@@ -229,20 +237,20 @@ function rssKiB(pid) {
 // ---------------------------------------------------------------------------------------------------
 
 function printTable(rows) {
-  const oneTool = rows[rows.length - 1];
-  const generatedRows = rows.slice(0, -1);
+  const floors = rows.filter((r) => r.label.startsWith('one-tool'));
+  const generatedRows = rows.filter((r) => !floors.includes(r));
   const mib = (kib) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(1)} MiB`);
-  const ratioRow = (generated) => [
-    `ratio ${generated.label.split(':')[0]} / one-tool`,
-    ratio(generated.requestsPerSecond, oneTool.requestsPerSecond),
-    ratio(generated.p50, oneTool.p50),
-    ratio(generated.p99, oneTool.p99),
+  const ratioRow = (generated, floor) => [
+    `ratio ${generated.label.split(':')[0]} / ${floor.label.split(':')[0]}${floor.label.includes('upstream') ? ' (same upstream GET)' : ' (echo)'}`,
+    ratio(generated.requestsPerSecond, floor.requestsPerSecond),
+    ratio(generated.p50, floor.p50),
+    ratio(generated.p99, floor.p99),
     '',
     '',
     '',
-    ratio(generated.cpuMsPerRequest, oneTool.cpuMsPerRequest),
-    ratio(generated.rssBefore, oneTool.rssBefore),
-    ratio(generated.rssAfter, oneTool.rssAfter),
+    ratio(generated.cpuMsPerRequest, floor.cpuMsPerRequest),
+    ratio(generated.rssBefore, floor.rssBefore),
+    ratio(generated.rssAfter, floor.rssAfter),
   ];
   const table = [
     ['server', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'CPU ms/req', 'RSS before', 'RSS after'],
@@ -258,7 +266,7 @@ function printTable(rows) {
       mib(r.rssBefore),
       mib(r.rssAfter),
     ]),
-    ...generatedRows.map(ratioRow),
+    ...generatedRows.flatMap((g) => floors.map((f) => ratioRow(g, f))),
   ];
   const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
   const format = (row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
@@ -267,6 +275,12 @@ function printTable(rows) {
   console.log(format(table[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table.slice(1)) console.log(format(row));
+  const github = generatedRows.find((r) => r.label.includes('GitHub'));
+  const fetchFloor = floors.find((r) => r.label.includes('upstream'));
+  if (github && fetchFloor) {
+    const r = github.requestsPerSecond / fetchFloor.requestsPerSecond;
+    console.log(`issue 7: HTTP throughput, 1,223 tools vs one-tool SDK server doing the same upstream GET: ${github.requestsPerSecond.toFixed(0)} / ${fetchFloor.requestsPerSecond.toFixed(0)} req/s = ${r.toFixed(2)}x (target >= 0.9x: ${r >= 0.9 ? 'ok' : 'not met'})`);
+  }
   console.log('');
 }
 

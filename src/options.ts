@@ -17,7 +17,10 @@ export interface UserOptions {
   validate?: boolean;
   /** Declare output schemas (lenient outlines of each success response). Default true. */
   outputSchemas?: boolean;
-  /** all (one tool per operation, default), dynamic (search/describe/call meta-tools) or hybrid (core + meta). */
+  /**
+   * all (one tool per operation), dynamic (search/describe/call meta-tools) or hybrid (core + meta). Default:
+   * by the API's size (src/emit/tool-modes.ts chooseToolMode).
+   */
   toolMode?: ToolMode;
   /** Hybrid mode: tool names or operationIds listed directly. */
   core?: string[];
@@ -40,14 +43,15 @@ export interface ResolvedOptions {
   force: boolean;
   validate: boolean;
   outputSchemas: boolean;
-  toolMode: ToolMode;
+  /** Undefined: chosen by the API's size at emit time. */
+  toolMode?: ToolMode;
   core: string[];
   coreTags: string[];
   config?: string;
   callerCredentials: CallerCredentialsConfig;
 }
 
-export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true, toolMode: 'all', core: [], coreTags: [], callerCredentials: { mode: 'off' } };
+export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true, core: [], coreTags: [], callerCredentials: { mode: 'off' } };
 const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid'];
 
 export function resolveOptions(user: UserOptions): ResolvedOptions {
@@ -68,7 +72,7 @@ export function resolveOptions(user: UserOptions): ResolvedOptions {
     force: user.force ?? DEFAULT_OPTIONS.force,
     validate: user.validate ?? DEFAULT_OPTIONS.validate,
     outputSchemas: user.outputSchemas ?? DEFAULT_OPTIONS.outputSchemas,
-    toolMode: user.toolMode ?? DEFAULT_OPTIONS.toolMode,
+    ...(user.toolMode !== undefined ? { toolMode: user.toolMode } : {}),
     core: user.core ?? DEFAULT_OPTIONS.core,
     coreTags: user.coreTags ?? DEFAULT_OPTIONS.coreTags,
     callerCredentials,

@@ -1,16 +1,18 @@
 /**
- * The only place that knows the stage order: load → normalize → map to tools → emit → format → write.
- * Diagnostics are collected from every stage; the project is written only when none is an error.
+ * The only place that knows the stage order: load → normalize → map to tools → emit → format (while the spec
+ * is validated) → write. Diagnostics are collected from every stage; the project is written only when none is
+ * an error.
  */
 import { resolve } from 'node:path';
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
 import { lockFile } from './emit/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
+import type { ToolModeChoice } from './emit/tool-modes.js';
 import { formatFiles } from './format/prettier.js';
-import { loadSpec } from './load/load-spec.js';
+import { startLoad } from './load/load-spec.js';
 import { normalizeSpec } from './normalize/index.js';
-import { resolveOptions, type UserOptions } from './options.js';
+import { resolveOptions, type ResolvedOptions, type UserOptions } from './options.js';
 import { mapTools } from './tools/index.js';
 import { generatorVersion } from './util/package-root.js';
 import { writeProject } from './write/write-files.js';
@@ -20,6 +22,7 @@ import { expectedOutDir, loadProjectConfig } from './config/load.js';
 import { compareWithOutput, type Regeneration } from './diff/index.js';
 import { USER_OWNED_FILES, userOwnedFiles } from './emit/publish.js';
 import { warnUnknownCallerSchemes } from './emit/caller-credentials.js';
+import { leaseHelper } from './helper/helper.js';
 
 export interface GenerateSummary {
   operations: number;
@@ -27,6 +30,8 @@ export interface GenerateSummary {
   skipped: Array<{ operation: string; reason: string }>;
   errors: number;
   warnings: number;
+  /** The tool mode of the generated server, and why (see src/emit/tool-modes.ts). */
+  toolMode: ToolModeChoice;
   surface: SurfaceReport;
 }
 
@@ -45,32 +50,54 @@ export interface GenerateResult {
 /** Generates the project in memory; `write: false` skips writing (tests, dry runs). */
 export async function generate(userOptions: UserOptions & { write?: boolean }): Promise<GenerateResult> {
   const options = resolveOptions(userOptions);
-  const diags = new Diagnostics();
+  // The helper thread loads ts-morph, prettier and the tokenizer while this one works (see src/helper).
+  const helper = leaseHelper();
+  try {
+    return await generateWith(options, userOptions.write !== false);
+  } finally {
+    helper.release();
+  }
+}
+
+/**
+ * The stages in order, with two things beside them: the helper thread builds the structure of src/tools.ts,
+ * formats the files and counts tokens, and the spec is validated on this thread while the helper formats. Validation comes
+ * after emit, so it must see the document as loaded: no stage changes it. Its warnings are joined right after
+ * the load's, before anything is written, in the order they would have had if validation had run first.
+ */
+async function generateWith(options: ResolvedOptions, write: boolean): Promise<GenerateResult> {
   const timer = stageTimer();
-  const loaded = await loadSpec(options.spec, diags, { validate: options.validate });
+  const loadDiags = new Diagnostics();
+  const { loaded, validate } = await startLoad(options.spec, loadDiags, { validate: options.validate });
   timer('load');
-  const api = normalizeSpec(loaded, diags);
-  warnUnknownCallerSchemes(api, options.callerCredentials, diags);
+  const stageDiags = new Diagnostics();
+  const api = normalizeSpec(loaded, stageDiags);
+  warnUnknownCallerSchemes(api, options.callerCredentials, stageDiags);
   timer('normalize');
-  const mapped = mapTools(api, diags, { outputSchemas: options.outputSchemas });
+  const mapped = mapTools(api, stageDiags, { outputSchemas: options.outputSchemas });
   timer('tools');
-  const config = await loadProjectConfig({ ...(options.config !== undefined ? { explicit: options.config } : {}), outDir: expectedOutDir(options.out, options.name, api.title) }, diags);
-  const { tools, skipped } = applyConfig(api, mapped, config, diags);
+  const config = await loadProjectConfig({ ...(options.config !== undefined ? { explicit: options.config } : {}), outDir: expectedOutDir(options.out, options.name, api.title) }, stageDiags);
+  const { tools, skipped } = applyConfig(api, mapped, config, stageDiags);
   timer('config');
   const planned = await planProject(api, tools, options, config?.config.publish);
   timer('emit');
   if (!planned.catalog.baseUrl) {
-    diags.warn('OTM_NO_SERVER', api.dialect === 'swagger-2.0' ? '#/host' : '#/servers', `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`);
+    stageDiags.warn('OTM_NO_SERVER', api.dialect === 'swagger-2.0' ? '#/host' : '#/servers', `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`);
   }
-  const formatted = await formatFiles(planned.files);
+  const surface = settledLater(surfaceReport(planned.catalog));
+  const formatting = settledLater(formatFiles(planned.files));
+  const validationDiags = await validate();
+  timer('validate');
+  const formatted = await formatting;
   timer('format');
   const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const outDir = resolve(options.out ?? planned.packageName);
+  const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
   if (diags.hasErrors()) throw new UserError(`The ${diags.all.some((d) => d.severity === 'error' && d.code.startsWith('OTM_CONFIG')) ? 'config' : 'spec'} has errors; nothing was written`, diags.all);
   const regeneration = compareWithOutput(outDir, files, USER_OWNED_FILES);
-  if (userOptions.write !== false) writeProject(outDir, files, { force: options.force, userOwned: USER_OWNED_FILES });
+  if (write) writeProject(outDir, files, { force: options.force, userOwned: USER_OWNED_FILES });
   timer('write');
-  const surface = await surfaceReport(planned.catalog);
+  const surfaceReported = await surface;
   timer('report');
   return {
     outDir,
@@ -83,11 +110,25 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
       skipped,
       errors: diags.all.filter((d) => d.severity === 'error').length,
       warnings: diags.all.filter((d) => d.severity === 'warning').length,
-      surface,
+      toolMode: planned.toolMode,
+      surface: surfaceReported,
     },
     regeneration,
     ...(config ? { configFile: config.path } : {}),
   };
+}
+
+/** A promise awaited later: if generation stops before that, its rejection is not an unhandled one. */
+function settledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** One list in the given order; a repeated diagnostic is kept once, where it first appears. */
+function joinDiagnostics(...lists: ReadonlyArray<readonly Diagnostic[]>): Diagnostics {
+  const joined = new Diagnostics();
+  for (const list of lists) for (const d of list) joined.add(d);
+  return joined;
 }
 
 /** With OTM_DEBUG set, prints how long each stage took (stderr). */

@@ -1,11 +1,55 @@
 /**
  * TypeScript that varies per API, built with ts-morph: `src/tools.ts` names every tool with its HTTP
- * operation, as a typed constant (`ToolName`) for hooks and custom code. ts-morph (and the TypeScript compiler
- * it loads) is imported on first use: it is the heaviest module here, and `--help` should not pay for it.
+ * operation, as a typed constant (`ToolName`) for hooks and custom code.
+ *
+ * ts-morph (and the TypeScript compiler it loads) is the heaviest module here, and it would also re-read a
+ * thousand generated lines. So ts-morph builds the file's structure once, with one placeholder tool and a
+ * placeholder header (`toolNamesSkeleton`), and the real header and one line per tool are written in their
+ * place, as ts-morph writes them (`toolNamesSource` builds the whole file with ts-morph; the tests hold the two
+ * to the same bytes). The helper thread (src/helper) builds the skeleton while the spec is read; without a
+ * helper it is built here.
  */
 import type { ToolModel } from '../ir/types.js';
+import { onHelper } from '../helper/helper.js';
+
+/** What src/tools.ts says about a tool: its name and `METHOD /path`. */
+export type ToolNameEntry = [name: string, operation: string];
+
+const PLACEHOLDER_HEADER = 'openapi-to-mcp: header of src/tools.ts';
+const PLACEHOLDER_TOOL: ToolNameEntry = ['openapi-to-mcp: tool', 'openapi-to-mcp: operation'];
 
 export async function toolNamesModule(tools: readonly ToolModel[], header: string): Promise<string> {
+  const entries = tools.map((t): ToolNameEntry => [t.name, `${t.source.method.toUpperCase()} ${t.source.path}`]);
+  const skeleton = (await onHelper<string>('toolNamesSkeleton', undefined)) ?? (await toolNamesSkeleton());
+  return fillToolNames(skeleton, entries, header) ?? toolNamesSource(entries, header);
+}
+
+/** src/tools.ts with the placeholder header and tool. */
+export function toolNamesSkeleton(): Promise<string> {
+  return toolNamesSource([PLACEHOLDER_TOOL], PLACEHOLDER_HEADER);
+}
+
+/**
+ * The skeleton with the real header and tools, or undefined if the placeholders are not where expected or the
+ * header spans lines (a one-line header is written as is).
+ */
+export function fillToolNames(skeleton: string, entries: readonly ToolNameEntry[], header: string): string | undefined {
+  if (/[\r\n\u2028\u2029]/.test(header)) return undefined;
+  const [beforeHeader, afterHeader, ...moreHeaders] = skeleton.split(PLACEHOLDER_HEADER);
+  const lines = `${beforeHeader}${header}${afterHeader}`.split('\n');
+  const at = lines.findIndex((line) => line.includes(PLACEHOLDER_TOOL[0]));
+  const indent = /^\s*/.exec(lines[at] ?? '')![0];
+  if (afterHeader === undefined || moreHeaders.length > 0 || lines[at] !== `${indent}${toolLine(PLACEHOLDER_TOOL)}`) return undefined;
+  lines.splice(at, 1, ...entries.map((entry) => `${indent}${toolLine(entry)}`));
+  return lines.join('\n');
+}
+
+function toolLine([name, operation]: ToolNameEntry): string {
+  return `${JSON.stringify(name)}: ${JSON.stringify(operation)},`;
+}
+
+/** The whole file, built by ts-morph. */
+export async function toolNamesSource(entries: readonly ToolNameEntry[], header: string): Promise<string> {
   const { Project, VariableDeclarationKind } = await import('ts-morph');
   const project = new Project({ useInMemoryFileSystem: true });
   const file = project.createSourceFile('tools.ts', '', { overwrite: true });
@@ -20,9 +64,7 @@ export async function toolNamesModule(tools: readonly ToolModel[], header: strin
         initializer: (writer) => {
           writer.write('{').newLine();
           writer.indent(() => {
-            for (const t of tools) {
-              writer.writeLine(`${JSON.stringify(t.name)}: ${JSON.stringify(`${t.source.method.toUpperCase()} ${t.source.path}`)},`);
-            }
+            for (const entry of entries) writer.writeLine(toolLine(entry));
           });
           writer.write('} as const');
         },

@@ -2,11 +2,47 @@
  * What the dynamic and hybrid modes need from generation: a search index over every operation, and the
  * core set of direct tools for hybrid mode.
  */
+import type { Catalog, ToolMode } from '../../templates/runtime/catalog.js';
+import { assembleInputSchema, listedTool } from '../../templates/runtime/listing.js';
 import { buildSearchIndex, type SearchIndex } from '../../templates/runtime/search.js';
 import type { ToolModel } from '../ir/types.js';
 
 /** How many direct tools hybrid mode lists when the user names none: well under the tightest client cap. */
 export const DEFAULT_CORE_SIZE = 15;
+
+/**
+ * The default mode follows the API's size: when the mode-`all` tools/list is larger than this, the default
+ * is `hybrid`. 400 kB is about 100,000 o200k_base tokens (4.0–4.6 bytes per token across ../shared/specs),
+ * half of a 200k-token context window: past it, listing every operation leaves a model too little room to
+ * work, whatever the client. Bytes rather than tokens keep the rule cheap and exact to state.
+ */
+export const ALL_MODE_MAX_LIST_BYTES = 400_000;
+
+export interface ToolModeChoice {
+  mode: ToolMode;
+  /** Why, for the generation summary. */
+  reason: string;
+}
+
+/**
+ * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else by size: `all` when
+ * the full tool list fits ALL_MODE_MAX_LIST_BYTES, `hybrid` when it does not.
+ */
+export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boolean, catalogInModeAll: Catalog): ToolModeChoice {
+  if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
+  if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
+  const bytes = allModeListBytes(catalogInModeAll);
+  const size = `${Math.round(bytes / 1000)} kB`;
+  return bytes <= ALL_MODE_MAX_LIST_BYTES
+    ? { mode: 'all', reason: `default: the full tool list (${size}) fits the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget` }
+    : { mode: 'hybrid', reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation` };
+}
+
+/** Bytes of tools/list in mode `all`: what a client would receive. */
+function allModeListBytes(catalog: Catalog): number {
+  const listed = catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
+  return Buffer.byteLength(JSON.stringify({ tools: listed }));
+}
 
 export function operationSearchIndex(tools: readonly ToolModel[]): SearchIndex {
   return buildSearchIndex(

@@ -1,18 +1,19 @@
 /**
- * Stage 5: one prettier pass per generated code file with a pinned config, passed explicitly so the user's
- * own prettier config can never change the bytes we write. Copied runtime files, catalog.json (data, can be
+ * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
+ * the user's own prettier config can never change the bytes we write. Copied runtime files, catalog.json (data, can be
  * megabytes) and Markdown (tables would be padded to the widest row) are left as emitted.
+ *
+ * The bytes are prettier's, but big generated lists are laid out without it (json.ts, literal-lists.ts): on a
+ * thousand-operation API they are almost all of prettier's work, and their layout is simple. The helper thread
+ * (src/helper), which has prettier loaded, does the formatting when there is one.
  */
-import type { Options } from 'prettier';
 import type { EmittedFile } from '../emit/plan.js';
+import { onHelper } from '../helper/helper.js';
+import { PRETTIER_CONFIG } from './config.js';
+import { layOutJson } from './json.js';
+import { cutLists } from './literal-lists.js';
 
-export const PRETTIER_CONFIG: Options = {
-  printWidth: 120,
-  singleQuote: true,
-  trailingComma: 'all',
-  semi: true,
-  endOfLine: 'lf',
-};
+export { PRETTIER_CONFIG } from './config.js';
 
 const PARSERS: Array<[RegExp, string]> = [
   [/^src\/runtime\//, ''],
@@ -21,13 +22,43 @@ const PARSERS: Array<[RegExp, string]> = [
   [/\.json$/, 'json'],
 ];
 
-export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
+/** A file's text and the prettier parser for it. */
+export type SourceToFormat = [text: string, parser: string];
+
+/** Formats the files; the work is handed to the helper thread at once (before this returns) when there is one. */
+export function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
+  const parsers = files.map((file) => PARSERS.find(([pattern]) => pattern.test(file.path))?.[1] ?? '');
+  const sources: SourceToFormat[] = files.flatMap((file, i) => (parsers[i] ? [[file.contents, parsers[i]] as SourceToFormat] : []));
+  const onHelperThread = onHelper<string[]>('format', sources);
+  return (async () => {
+    const formatted = (await onHelperThread) ?? (await formatSources(sources));
+    let next = 0;
+    return files.map((file, i) => ({ path: file.path, contents: (parsers[i] ? formatted[next++]! : file.contents).replace(/\r\n/g, '\n') }));
+  })();
+}
+
+export function formatSources(sources: readonly SourceToFormat[]): Promise<string[]> {
+  return Promise.all(sources.map(([text, parser]) => formatSource(text, parser)));
+}
+
+/** The file as prettier formats it. */
+export async function formatSource(text: string, parser: string): Promise<string> {
+  if (parser === 'json') return layOutJson(text) ?? prettierFormat(text, parser);
+  const cut = parser === 'typescript' ? cutLists(text) : undefined;
+  if (cut) {
+    const spliced = cut.splice(await prettierFormat(cut.skeleton, parser));
+    if (spliced !== undefined) return spliced;
+  }
+  return prettierFormat(text, parser);
+}
+
+export async function prettierFormat(text: string, parser: string): Promise<string> {
   const prettier = await import('prettier');
-  return Promise.all(
-    files.map(async (file) => {
-      const parser = PARSERS.find(([pattern]) => pattern.test(file.path))?.[1];
-      const contents = parser ? await prettier.format(file.contents, { ...PRETTIER_CONFIG, parser }) : file.contents;
-      return { path: file.path, contents: contents.replace(/\r\n/g, '\n') };
-    }),
-  );
+  return prettier.format(text, { ...PRETTIER_CONFIG, parser });
+}
+
+/** Loads prettier and its TypeScript and JSON parsers (the first format of each loads it). */
+export async function warmUpPrettier(): Promise<void> {
+  await prettierFormat('const a = 1;\n', 'typescript');
+  await prettierFormat('{}\n', 'json');
 }

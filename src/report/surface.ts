@@ -1,9 +1,11 @@
 /**
- * What the tool list costs a client: tool count, tools/list size in bytes and in o200k_base tokens (the
- * tokenizer is loaded on first use), and the limits of common clients it breaks.
+ * What the tool list costs a client: tool count, tools/list size in bytes and in o200k_base tokens (counted
+ * on the helper thread, which has the tokenizer loaded; else here), and the limits of common clients it breaks.
  */
 import type { Catalog } from '../../templates/runtime/catalog.js';
 import { assembleInputSchema, listedTool, toolsForMode } from '../../templates/runtime/listing.js';
+import { onHelper } from '../helper/helper.js';
+import { countListTokens } from './tokens.js';
 
 /** Claude Code prefixes `mcp__<server>__`, leaving about this many characters of a 64-character name. */
 export const CLAUDE_CODE_NAME_BUDGET = 45;
@@ -26,9 +28,7 @@ export async function surfaceReport(catalog: Catalog): Promise<SurfaceReport> {
   const all = catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
   const listed = toolsForMode(catalog, all, catalog.toolMode);
   const json = JSON.stringify({ tools: listed });
-  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  // Specs can contain text that looks like a special token (Box's does): count it as plain text.
-  const listTokens = countTokens(json, { disallowedSpecial: new Set() });
+  const listTokens = (await onHelper<number>('countTokens', json)) ?? (await countListTokens(json));
   return {
     tools: listed.length,
     listBytes: Buffer.byteLength(json),

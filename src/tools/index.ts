@@ -3,7 +3,7 @@ import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import { mapOperation } from './map-operation.js';
 import { baseToolName, NameRegistry } from './naming.js';
-import { META_TOOL_NAMES } from '../../templates/runtime/meta-tools.js';
+import { META_TOOL_NAMES } from '../../templates/runtime/meta-definitions.js';
 
 export function mapTools(api: ApiModel, diags: Diagnostics, options: { outputSchemas: boolean } = { outputSchemas: true }): ToolModel[] {
   // The meta-tools' names are taken in every mode, since MCP_TOOL_MODE can switch modes at run time.

@@ -1,6 +1,6 @@
 /** One tools/call: validate, resolve base URL and credentials, build the request, call upstream. */
 import type { AppliedCredentials } from './auth.js';
-import type { Catalog, CatalogTool } from './catalog.js';
+import type { CatalogHeader, CatalogTool } from './catalog.js';
 import type { RuntimeConfig } from './config.js';
 import { runAfterResponse, runBeforeRequest, type Hooks } from './hooks.js';
 import type { Logger } from './log.js';
@@ -106,7 +106,7 @@ function parseJsonOr(text: string): unknown {
 }
 
 /** API_BASE_URL wins; then the operation's own server; then the spec's default server. */
-export function baseUrlFor(tool: CatalogTool, catalog: Catalog, config: RuntimeConfig): string | undefined {
+export function baseUrlFor(tool: CatalogTool, catalog: CatalogHeader, config: RuntimeConfig): string | undefined {
   if (config.baseUrl) return config.baseUrl;
   const own = tool.request.server;
   if (own && /^https?:\/\//i.test(own)) return own;

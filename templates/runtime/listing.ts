@@ -3,7 +3,7 @@
  * to report the tool surface it produces, and the SDK is not one of the generator's dependencies.
  */
 import type { Catalog, CatalogTool, JsonSchema, ToolMode } from './catalog.js';
-import { metaToolDefinitions } from './meta-tools.js';
+import { metaToolDefinitions } from './meta-definitions.js';
 
 export interface ListedTool {
   name: string;
@@ -35,11 +35,23 @@ export function listedTool(tool: CatalogTool, inputSchema: JsonSchema): ListedTo
   return listed;
 }
 
+/** What a mode lists: operations by index into the catalog's tools (in catalog order), then meta-tools. */
+export interface ModeListing {
+  direct: number[];
+  meta: ListedTool[];
+}
+
 /** The tools/list of a mode: every operation; only the meta-tools; or the core operations plus them. */
-export function toolsForMode(catalog: Catalog, allListed: readonly ListedTool[], mode: ToolMode): ListedTool[] {
-  if (mode === 'all') return [...allListed];
-  const meta = metaToolDefinitions(catalog.server.title.replace(/ \(MCP\)$/, ''), catalog.tools.length);
-  if (mode === 'dynamic') return meta;
+export function modeListing(catalog: Pick<Catalog, 'core' | 'server'>, names: readonly string[], mode: ToolMode): ModeListing {
+  if (mode === 'all') return { direct: names.map((_, i) => i), meta: [] };
+  const meta = metaToolDefinitions(catalog.server.title.replace(/ \(MCP\)$/, ''), names.length);
+  if (mode === 'dynamic') return { direct: [], meta };
   const core = new Set(catalog.core);
-  return [...allListed.filter((t) => core.has(t.name)), ...meta];
+  return { direct: names.flatMap((name, i) => (core.has(name) ? [i] : [])), meta };
+}
+
+/** modeListing over tools already listed (the generator's report). */
+export function toolsForMode(catalog: Catalog, allListed: readonly ListedTool[], mode: ToolMode): ListedTool[] {
+  const { direct, meta } = modeListing(catalog, allListed.map((t) => t.name), mode);
+  return [...direct.map((i) => allListed[i]!), ...meta];
 }

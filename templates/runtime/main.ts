@@ -1,15 +1,16 @@
 /** Entry point shared by every generated server: parse flags, load the catalog, start a transport. */
-import { readFileSync } from 'node:fs';
-import type { Catalog, ToolMode } from './catalog.js';
+import type { CatalogHeader, ToolMode } from './catalog.js';
 import type { SearchIndex } from './search.js';
 import { readConfig } from './config.js';
 import type { Hooks } from './hooks.js';
 import { callerCredentialsConfig, unknownCallerSchemes } from './caller-credentials.js';
+import { readDataText, readJsonFile } from './data-file.js';
 import { createLogger, type Logger } from './log.js';
 import { secretForms, serverSecrets } from './redact.js';
 import { createServerFactory } from './server.js';
+import { parseCatalogText } from './tool-table.js';
 import { ToolRegistry } from './tools.js';
-import { startHttp, startStdio } from './transports.js';
+import { startStdio } from './stdio.js';
 import { createUpstreamAuth, type UpstreamAuth } from './upstream-auth.js';
 
 export interface MainOptions {
@@ -24,7 +25,10 @@ const USAGE = `usage: <server> [--http] [--port N] [--host H]
   (no flags)  serve MCP over stdio
   --http      serve Streamable HTTP (stateless) on http://127.0.0.1:$PORT/mcp (default port 3000)`;
 
-export async function main({ catalogUrl, argv = process.argv.slice(2), env = process.env, hooks }: MainOptions): Promise<void> {
+export async function main({ catalogUrl, argv = process.argv.slice(2), env: givenEnv = process.env, hooks }: MainOptions): Promise<void> {
+  // A plain copy: the configuration is read at start-up, and every tool call looks variables up (credentials,
+  // secrets to redact), which on process.env itself costs a trip into the C++ environment each time.
+  const env: NodeJS.ProcessEnv = { ...givenEnv };
   const flags = parseFlags(argv);
   if (flags.help) {
     process.stderr.write(`${USAGE}\n`);
@@ -33,24 +37,27 @@ export async function main({ catalogUrl, argv = process.argv.slice(2), env = pro
   const config = readConfig(env);
   if (flags.port !== undefined) config.http.port = flags.port;
   if (flags.host !== undefined) config.http.host = flags.host;
-  const catalog = JSON.parse(readFileSync(catalogUrl, 'utf8')) as Catalog;
-  const log = createLogger(config.logLevel, () => secretForms(serverSecrets(catalog, env)));
+  const { header: catalog, tools } = parseCatalogText(readDataText(catalogUrl));
+  const secrets = secretForms(serverSecrets(catalog, env)); // env is a snapshot: computed once, not per log line
+  const log = createLogger(config.logLevel, () => secrets);
   if (!config.baseUrl && !catalog.baseUrl) {
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
   }
-  const registry = new ToolRegistry(catalog);
+  const registry = new ToolRegistry({ header: catalog, tools });
   const mode = toolMode(env['MCP_TOOL_MODE'], catalog.toolMode);
-  const searchIndex = lazy(() => JSON.parse(readFileSync(new URL('search-index.json', catalogUrl), 'utf8')) as SearchIndex);
+  const searchIndex = lazy(() => readJsonFile<SearchIndex>(new URL('search-index.json', catalogUrl)));
   const upstreamAuth = createUpstreamAuth({ catalog, env, timeoutMs: config.timeoutMs });
   if (flags.http) describeCallerCredentials(catalog, env, upstreamAuth, config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined, log);
   const factory = createServerFactory({ registry, config, env, log, upstreamAuth, ...(hooks ? { hooks } : {}) }, { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']) });
-  log.debug('tool mode', { mode, tools: catalog.tools.length });
-  if (flags.http) await startHttp(factory, config, log);
+  log.debug('tool mode', { mode, tools: registry.size });
+  // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for: a stdio
+  // server's cold start does not pay for it.
+  if (flags.http) await (await import('./http.js')).startHttp(factory, config, log);
   else startStdio(factory, log);
 }
 
 /** Says at start-up which request headers carry per-caller credentials (names only, never values). */
-function describeCallerCredentials(catalog: Catalog, env: NodeJS.ProcessEnv, auth: UpstreamAuth, endpointProtected: boolean, log: Logger): void {
+function describeCallerCredentials(catalog: CatalogHeader, env: NodeJS.ProcessEnv, auth: UpstreamAuth, endpointProtected: boolean, log: Logger): void {
   const unknown = unknownCallerSchemes(callerCredentialsConfig(catalog.callerCredentials, env), catalog.securitySchemes);
   if (unknown.length > 0) log.warn('caller credentials name unknown security schemes; they are ignored', { schemes: unknown });
   if (auth.callerHeaders.size === 0) return;

@@ -5,7 +5,7 @@
  */
 import { missingCredentialsMessage, resolveCredentials, type AppliedCredentials } from './auth.js';
 import { callerCredentialsConfig, callerCredentialValues, callerHeaderMap, type CallerHeaderMap } from './caller-credentials.js';
-import type { Catalog, CatalogTool } from './catalog.js';
+import type { CatalogHeader, CatalogTool } from './catalog.js';
 import type { Logger } from './log.js';
 import { ClientCredentialsTokens } from './oauth-client.js';
 
@@ -16,7 +16,7 @@ export interface UpstreamAuth {
 }
 
 export interface UpstreamAuthSettings {
-  catalog: Catalog;
+  catalog: CatalogHeader;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   fetch?: typeof fetch;
@@ -47,7 +47,7 @@ export function upstreamAuthOf(owner: object, given: UpstreamAuth | undefined, s
 export type CallCredentials = { ok: true; applied: AppliedCredentials } | { ok: false; message: string };
 
 export interface CallContext {
-  catalog: Catalog;
+  catalog: CatalogHeader;
   env: NodeJS.ProcessEnv;
   baseUrl: string;
   log: Logger;

@@ -33,8 +33,7 @@ const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Promise<ToolResult> {
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const { signal, timedOut, release } = callSignal(opts.signal, opts.timeoutMs);
   const deadline = Date.now() + opts.timeoutMs;
   const origin = originOf(req.url);
   const policy = retryPolicyOf(opts);
@@ -77,11 +76,38 @@ export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Pr
   } catch (error) {
     // Cancellation by the client is not an upstream problem: let it propagate.
     if (opts.signal?.aborted) throw error;
-    if (timeout.aborted) {
+    if (timedOut()) {
       return errorResult(withHistory(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms`, history));
     }
     return errorResult(withHistory(describeFailure(error, phase, origin, opts.label), history));
+  } finally {
+    release();
   }
+}
+
+/**
+ * One signal for the whole exchange: aborted by the client's cancellation or by the time budget. Built by
+ * hand and released when the call ends, rather than with AbortSignal.timeout/any: those leave a timer and
+ * listeners alive for the full budget after every call, which shows up as GC work on a busy server.
+ */
+function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new DOMException(`The operation timed out after ${timeoutMs} ms`, 'TimeoutError'));
+  }, timeoutMs);
+  const onClientAbort = () => controller.abort(clientSignal!.reason);
+  if (clientSignal?.aborted) onClientAbort();
+  else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => expired,
+    release: () => {
+      clearTimeout(timer);
+      clientSignal?.removeEventListener('abort', onClientAbort);
+    },
+  };
 }
 
 function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {

@@ -20,9 +20,16 @@ export interface BuiltProject {
 
 export async function generateAndBuild(spec: string, options: Partial<UserOptions> = {}): Promise<BuiltProject> {
   const root = mkdtempSync(join(tmpdir(), 'otm-e2e-'));
+  const cleanup = () => rmSync(root, { recursive: true, force: true });
   const dir = join(root, 'server');
-  const result = await generate({ spec, out: dir, validate: false, ...options });
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });
-  return { dir, result, entry: join(dir, 'dist', 'index.js'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  try {
+    const result = await generate({ spec, out: dir, validate: false, ...options });
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });
+    return { dir, result, entry: join(dir, 'dist', 'index.js'), cleanup };
+  } catch (error) {
+    // A failed build leaves nothing behind in the temporary folder.
+    cleanup();
+    throw error;
+  }
 }

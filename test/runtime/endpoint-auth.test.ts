@@ -7,7 +7,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { readConfig } from '../../templates/runtime/config.js';
 import { EndpointAuthConfigError } from '../../templates/runtime/endpoint-auth.js';
 import type { Logger } from '../../templates/runtime/log.js';
-import { startHttp, type HttpServerHandle } from '../../templates/runtime/transports.js';
+import { startHttp, type HttpServerHandle } from '../../templates/runtime/http.js';
 import { basicAuth, startOAuthServer, type OAuthServer } from '../helpers/oauth-server.js';
 
 const PROTOCOL = '2026-07-28';

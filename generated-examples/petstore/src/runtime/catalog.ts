@@ -158,8 +158,12 @@ export interface Catalog {
   /** Why there is no usable default base URL, shown at start-up. */
   baseUrlNote?: string;
   defs: Record<string, JsonSchema>;
+  /** One per line in catalog.json, so the server can parse them one at a time (tool-table.ts). */
   tools: CatalogTool[];
   securitySchemes: CatalogSecurityScheme[];
   /** Chosen at generation (--caller-credentials); MCP_CALLER_CREDENTIALS overrides it. Absent: off. */
   callerCredentials?: CallerCredentialsConfig;
 }
+
+/** The catalog without its tools: what the server parses at start-up. */
+export type CatalogHeader = Omit<Catalog, 'tools'>;

@@ -7,68 +7,9 @@ import type { CatalogTool } from './catalog.js';
 import type { ToolResult } from './response.js';
 import { errorResult } from './response.js';
 import { search, type SearchIndex } from './search.js';
-import { assembleInputSchema, type ListedTool } from './listing.js';
+import { assembleInputSchema } from './listing.js';
+import { DEFAULT_LIMIT, DESCRIBE_TOOL, MAX_LIMIT, SEARCH_TOOL } from './meta-definitions.js';
 import type { ToolRegistry } from './tools.js';
-
-export const SEARCH_TOOL = 'search_operations';
-export const DESCRIBE_TOOL = 'describe_operation';
-export const CALL_TOOL = 'call_operation';
-export const META_TOOL_NAMES: readonly string[] = [SEARCH_TOOL, DESCRIBE_TOOL, CALL_TOOL];
-
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 50;
-
-export function metaToolDefinitions(apiTitle: string, operationCount: number): ListedTool[] {
-  return [
-    {
-      name: SEARCH_TOOL,
-      title: `Search ${apiTitle} operations`,
-      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do. Returns operation names with their HTTP method, path and summary, best match first. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          query: { type: 'string', minLength: 1, description: 'Words describing the task, e.g. "list issues of a repository".' },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-        },
-        required: ['query'],
-        additionalProperties: false,
-      },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    {
-      name: DESCRIBE_TOOL,
-      title: 'Describe an operation',
-      description: `The full description and the JSON Schema of the arguments of one operation, by the name ${SEARCH_TOOL} returned.`,
-      inputSchema: {
-        type: 'object',
-        properties: { name: { type: 'string', minLength: 1, description: 'Operation name.' } },
-        required: ['name'],
-        additionalProperties: false,
-      },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    {
-      name: CALL_TOOL,
-      title: 'Call an operation',
-      description: `Call one operation of the ${apiTitle} API with arguments matching the schema ${DESCRIBE_TOOL} gave. Returns the HTTP response; HTTP errors come back as tool errors.`,
-      inputSchema: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', minLength: 1, description: 'Operation name.' },
-          arguments: { type: 'object', description: 'The operation\'s arguments.', default: {} },
-        },
-        required: ['name'],
-        additionalProperties: false,
-      },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    },
-  ];
-}
-
-export function metaInstructions(mode: 'dynamic' | 'hybrid'): string {
-  const direct = mode === 'hybrid' ? 'The most used operations are also direct tools. ' : '';
-  return `${direct}To use any operation: find it with ${SEARCH_TOOL}, read its arguments with ${DESCRIBE_TOOL}, run it with ${CALL_TOOL}.`;
-}
 
 export interface MetaToolContext {
   registry: ToolRegistry;
@@ -96,10 +37,9 @@ export async function handleMetaTool(name: string, args: Record<string, unknown>
 }
 
 function searchOperations(ctx: MetaToolContext, query: string, limit: number): ToolResult {
-  const tools = ctx.registry.catalog.tools;
   const hits = search(ctx.searchIndex(), query, Math.min(Math.max(1, Math.trunc(limit)), MAX_LIMIT));
   const results = hits.map(({ doc, score }) => {
-    const tool = tools[doc]!;
+    const tool = ctx.registry.at(doc);
     return { name: tool.name, method: tool.request.method, path: tool.request.path, summary: tool.title ?? firstLine(tool.description), score: Math.round(score * 100) / 100 };
   });
   const text = results.length === 0

@@ -17,8 +17,9 @@ export interface Logger {
 export function createLogger(level: RuntimeConfig['logLevel'], secrets: () => readonly string[] = () => []): Logger {
   const write = (at: Level, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[at] < LEVELS[level]) return;
-    const line = JSON.stringify({ level: at, msg, ...fields });
-    process.stderr.write(`${redact(line, secrets())}\n`);
+    const line = `${redact(JSON.stringify({ level: at, msg, ...fields }), secrets())}\n`;
+    if (LEVELS[at] >= LEVELS.warn) out.writeNow(line);
+    else out.write(line);
   };
   return {
     debug: (m, f) => write('debug', m, f),
@@ -26,6 +27,36 @@ export function createLogger(level: RuntimeConfig['logLevel'], secrets: () => re
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
   };
+}
+
+/**
+ * stderr writes are synchronous system calls (files, and pipes on Linux). Under load an HTTP server logs a
+ * line per request, so debug and info lines are gathered and written once per turn of the event loop;
+ * warnings and errors go out at once (after anything gathered, to keep the order), and whatever is still
+ * gathered is written when the process exits.
+ */
+let pending: string[] = [];
+let exitHooked = false;
+
+const out = {
+  write(line: string): void {
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', flush);
+    }
+    if (pending.push(line) === 1) setImmediate(flush);
+  },
+  writeNow(line: string): void {
+    flush();
+    process.stderr.write(line);
+  },
+};
+
+function flush(): void {
+  if (pending.length === 0) return;
+  const text = pending.join('');
+  pending = [];
+  process.stderr.write(text);
 }
 
 /** Replaces every occurrence of a known secret (4+ characters) with `[redacted]`. */

@@ -8,10 +8,9 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ToolMode } from './catalog.js';
-import { callTool, type CallDeps } from './call-tool.js';
-import { handleMetaTool, META_TOOL_NAMES, metaInstructions } from './meta-tools.js';
-import { toolsForMode, type ListedTool } from './listing.js';
-import { errorResult } from './response.js';
+import type { CallDeps } from './call-tool.js';
+import { META_TOOL_NAMES, metaInstructions } from './meta-definitions.js';
+import { modeListing, type ListedTool } from './listing.js';
 import type { SearchIndex } from './search.js';
 
 /** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
@@ -28,9 +27,10 @@ export interface ServeOptions {
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
   const { catalog } = deps.registry;
   const info = { name: catalog.server.name, version: catalog.server.version, title: catalog.server.title };
-  const listed = toolsForMode(catalog, deps.registry.listed, options.mode);
-  const metaByName = new Map(listed.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
-  const pages = paginate(listed, options.pageSize);
+  const { direct, meta } = modeListing(catalog, deps.registry.names(), options.mode);
+  const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
+  const entries: Array<() => ListedTool> = [...direct.map((index) => () => deps.registry.listedAt(index)), ...meta.map((t) => () => t)];
+  const pages = paginate(entries, options.pageSize);
   const instructions = options.mode === 'all' ? catalog.server.instructions : `${catalog.server.instructions}\n\n${metaInstructions(options.mode)}`;
   return () => {
     const server = new Server(info, {
@@ -47,6 +47,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       // The caller's HTTP headers, for per-caller upstream credentials (undefined over stdio).
       const callerHeaders = ctx.http?.req?.headers;
+      const { callTool, errorResult, handleMetaTool } = await loadCallPath();
       const meta = metaByName.get(name);
       if (meta) {
         const invalid = deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args);
@@ -66,26 +67,40 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
   };
 }
 
+/**
+ * The modules a tools/call needs (request building, upstream, auth, the meta-tool handlers) load on the
+ * first call, not at start-up: a server's cold start to its first tools/list does not pay for them.
+ */
+let callPath: Promise<typeof import('./call-tool.js') & typeof import('./meta-tools.js') & typeof import('./response.js')> | undefined;
+
+function loadCallPath(): NonNullable<typeof callPath> {
+  callPath ??= Promise.all([import('./call-tool.js'), import('./meta-tools.js'), import('./response.js')]).then(([call, meta, response]) => ({ ...call, ...meta, ...response }));
+  return callPath;
+}
+
 interface Page {
   tools: ListedTool[];
   nextCursor?: string;
 }
 
-function paginate(tools: ListedTool[], pageSize: number): Page[] {
-  if (pageSize <= 0 || tools.length <= pageSize) return [{ tools }];
-  const pages: Page[] = [];
-  for (let start = 0; start < tools.length; start += pageSize) {
-    const next = start + pageSize < tools.length ? String(pages.length + 1) : undefined;
-    pages.push(next ? { tools: tools.slice(start, start + pageSize), nextCursor: next } : { tools: tools.slice(start) });
+/** Pages are built on first request: a cold start lists (and parses) only the tools of the first page. */
+function paginate(entries: Array<() => ListedTool>, pageSize: number): Array<() => Page> {
+  const size = pageSize <= 0 ? Math.max(entries.length, 1) : pageSize;
+  const pages: Array<() => Page> = [];
+  for (let start = 0; start === 0 || start < entries.length; start += size) {
+    const slice = entries.slice(start, start + size);
+    const next = start + size < entries.length ? String(pages.length + 1) : undefined;
+    let page: Page | undefined;
+    pages.push(() => (page ??= next ? { tools: slice.map((entry) => entry()), nextCursor: next } : { tools: slice.map((entry) => entry()) }));
   }
   return pages;
 }
 
 /** Cursors are page numbers as strings; anything else is an invalid cursor (-32602, as the spec says). */
-function pageFor(pages: Page[], cursor: string | undefined): Page {
-  if (cursor === undefined) return pages[0]!;
+function pageFor(pages: Array<() => Page>, cursor: string | undefined): Page {
+  if (cursor === undefined) return pages[0]!();
   const index = /^\d+$/.test(cursor) ? Number(cursor) : -1;
   const page = pages[index];
   if (!page) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
-  return page;
+  return page();
 }

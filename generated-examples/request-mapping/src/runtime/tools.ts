@@ -1,43 +1,74 @@
 /**
- * The tool registry: built once per process from the catalog. tools/list returns a precomputed array;
- * tools/call looks the tool up in a Map and compiles its input validator on first use only, so neither
- * start-up nor per-request cost grows with the number of tools.
+ * The tool registry: built once per process from the catalog. Tools are parsed, listed and given a
+ * validator only when first needed (tools/list pages, tools/call), so neither start-up nor per-request
+ * cost grows with the number of tools.
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import type { Catalog, CatalogTool, JsonSchema } from './catalog.js';
+import type { Catalog, CatalogHeader, CatalogTool, JsonSchema } from './catalog.js';
 import { assembleInputSchema, listedTool, type ListedTool } from './listing.js';
+import { toolTableOf, type ToolTable } from './tool-table.js';
 
 type Validate = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
 
 export class ToolRegistry {
-  readonly listed: ListedTool[];
-  private readonly byName: Map<string, CatalogTool>;
-  private readonly inputSchemas = new Map<string, JsonSchema>();
+  readonly catalog: CatalogHeader;
+  private readonly tools: ToolTable;
+  private readonly listedByIndex: Array<ListedTool | undefined> = [];
   private readonly validators = new Map<string, Validate>();
-  private readonly validatorProvider = new AjvJsonSchemaValidator();
+  private validatorProvider: AjvJsonSchemaValidator | undefined;
 
-  constructor(readonly catalog: Catalog) {
-    this.byName = new Map(catalog.tools.map((t) => [t.name, t]));
-    this.listed = catalog.tools.map((tool) => {
-      const inputSchema = assembleInputSchema(tool, catalog.defs);
-      this.inputSchemas.set(tool.name, inputSchema);
-      return listedTool(tool, inputSchema);
-    });
+  /** From a catalog in memory, or from catalog.json's header and its lazily parsed tools. */
+  constructor(catalog: Catalog | { header: CatalogHeader; tools: ToolTable }) {
+    if ('header' in catalog) {
+      this.catalog = catalog.header;
+      this.tools = catalog.tools;
+    } else {
+      const { tools, ...header } = catalog;
+      this.catalog = header;
+      this.tools = toolTableOf(tools);
+    }
+  }
+
+  get size(): number {
+    return this.tools.length;
+  }
+
+  names(): readonly string[] {
+    return this.tools.names();
   }
 
   get(name: string): CatalogTool | undefined {
-    return this.byName.get(name);
+    const index = this.tools.indexOf(name);
+    return index < 0 ? undefined : this.tools.at(index);
+  }
+
+  at(index: number): CatalogTool {
+    return this.tools.at(index);
+  }
+
+  /** What tools/list shows of the tool at this index (its inputSchema carries the shared $defs it uses). */
+  listedAt(index: number): ListedTool {
+    let listed = this.listedByIndex[index];
+    if (listed === undefined) {
+      const tool = this.tools.at(index);
+      listed = listedTool(tool, assembleInputSchema(tool, this.catalog.defs));
+      this.listedByIndex[index] = listed;
+    }
+    return listed;
   }
 
   /** Validates arguments against the tool's inputSchema; the validator is compiled on the first call. */
   validate(tool: CatalogTool, args: unknown): string | undefined {
-    return this.validateAgainst(tool.name, this.inputSchemas.get(tool.name)!, args);
+    const index = this.tools.indexOf(tool.name);
+    const schema = index >= 0 ? this.listedAt(index).inputSchema : assembleInputSchema(tool, this.catalog.defs);
+    return this.validateAgainst(tool.name, schema, args);
   }
 
   /** Validates against any schema, compiled once per key (meta-tools use this too). */
   validateAgainst(key: string, schema: JsonSchema, args: unknown): string | undefined {
     let validate = this.validators.get(key);
     if (!validate) {
+      this.validatorProvider ??= new AjvJsonSchemaValidator();
       validate = this.validatorProvider.getValidator(schema);
       this.validators.set(key, validate);
     }

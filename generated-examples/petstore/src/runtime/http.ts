@@ -1,4 +1,4 @@
-/** stdio and stateless Streamable HTTP, both serving the same factory (2026-07-28 and 2025-11-25 clients). */
+/** Stateless Streamable HTTP (2026-07-28 and 2025-11-25 clients), loaded by main only for --http. */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import {
@@ -9,7 +9,6 @@ import {
   toNodeHandler,
 } from '@modelcontextprotocol/node';
 import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { RuntimeConfig } from './config.js';
 import { createCors, type Cors } from './cors.js';
 import { createEndpointAuth } from './endpoint-auth.js';
@@ -19,14 +18,6 @@ import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
 const MAX_REQUEST_BODY = 4 * 1024 * 1024;
 /** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
 const MAX_LOGGED_PATH = 200;
-
-export function startStdio(factory: () => Server, log: Logger): void {
-  const handle = serveStdio(factory, { onerror: (e) => log.error('stdio error', { error: e.message }) });
-  const stop = () => void handle.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  log.info('serving MCP on stdio');
-}
 
 export interface HttpServerHandle {
   port: number;

@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { readConfig, type RuntimeConfig } from '../../templates/runtime/config.js';
 import { createCors } from '../../templates/runtime/cors.js';
 import type { Logger } from '../../templates/runtime/log.js';
-import { startHttp, type HttpServerHandle } from '../../templates/runtime/transports.js';
+import { startHttp, type HttpServerHandle } from '../../templates/runtime/http.js';
 
 const PROTOCOL = '2026-07-28';
 

@@ -1,0 +1,67 @@
+/**
+ * Reads the document (file or URL, YAML or JSON) and bundles multi-file `$ref`s into one document with
+ * internal refs only. A document already in that shape (see canonical-refs.ts) is only parsed: bundling would
+ * return it unchanged, slowly. A bundle that fails (a 3.1 anchor ref, a missing file) falls back to the main
+ * document alone, so the operations that do not depend on the broken ref still generate.
+ */
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import { UserError } from '../diagnostics/errors.js';
+import { isPlainObject } from '../util/stable.js';
+import { inspectRefs, type RefShape } from './canonical-refs.js';
+
+export interface ReadDocument {
+  document: Record<string, unknown>;
+  /** The refs of an unbundled document, as inspectRefs found them (for validation). */
+  refs?: RefShape;
+}
+
+export async function readDocument(input: string, diags: Diagnostics): Promise<ReadDocument> {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = asDocument(await SwaggerParser.parse(input));
+  } catch (parseError) {
+    if (isNotOpenApiError(parseError)) throw notOpenApi(parseError);
+    throw cannotRead(input, parseError);
+  }
+  const refs = inspectRefs(parsed);
+  if (refs.canonical) return { document: parsed, refs };
+  try {
+    return { document: asDocument(await SwaggerParser.bundle(input)) };
+  } catch (bundleError) {
+    if (isNotOpenApiError(bundleError)) throw notOpenApi(bundleError);
+    diags.warn('OTM_BUNDLE_FALLBACK', '#', `Some $refs could not be resolved (${firstLine(errorMessage(bundleError))}); unresolved ones are treated as free-form values`);
+    return { document: parsed, refs };
+  }
+}
+
+function asDocument(value: unknown): Record<string, unknown> {
+  if (!isPlainObject(value)) throw notOpenApi(new Error('the document is not an object'));
+  return value;
+}
+
+function isNotOpenApiError(error: unknown): boolean {
+  return /is not a valid (Swagger|OpenAPI)|Unsupported (Swagger|OpenAPI) version|not a valid API definition/i.test(errorMessage(error));
+}
+
+function notOpenApi(error: unknown): UserError {
+  const message = firstLine(errorMessage(error));
+  return new UserError(`Not an OpenAPI or Swagger document: ${message}`, [
+    { code: 'OTM_NOT_OPENAPI', severity: 'error', pointer: '#', message },
+  ]);
+}
+
+function cannotRead(input: string, error: unknown): UserError {
+  const message = errorMessage(error);
+  const d = { code: 'OTM_LOAD_FAILED', severity: 'error', pointer: '#', message } as const;
+  return new UserError(`Cannot read ${input}: ${firstLine(message)}`, [d]);
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? text;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
+import { parseCatalogText } from '../../templates/runtime/tool-table.js';
+import { dataJson } from '../../src/emit/data-json.js';
+
+function tool(name: string, extra: Partial<CatalogTool> = {}): CatalogTool {
+  return {
+    name,
+    description: `Does ${name} — with "quotes" and ünïcödé`,
+    inputSchema: { type: 'object', properties: {} },
+    defs: [],
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    request: { method: 'GET', path: `/${name}`, params: [] },
+    ...extra,
+  } as CatalogTool;
+}
+
+function catalogWith(tools: CatalogTool[]): Catalog {
+  return {
+    format: 1,
+    toolMode: 'all',
+    core: [],
+    server: { name: 's', version: '1.0.0', title: 'S (MCP)', instructions: 'Use it.' },
+    baseUrl: 'https://api.example.com',
+    defs: { Pet: { type: 'object', description: 'A pet\nwith a newline' } },
+    tools,
+    securitySchemes: [],
+  };
+}
+
+describe('parseCatalogText', () => {
+  const catalog = catalogWith([tool('listPets'), tool('get"Pet"'), tool('deletePet')]);
+  const text = dataJson(catalog as unknown as Record<string, unknown>, ['defs', 'tools']);
+
+  it('reads the generator layout: the header at once, the tools by name and index, equal to a full parse', () => {
+    const { header, tools } = parseCatalogText(text);
+    const { tools: expectedTools, ...expectedHeader } = JSON.parse(text) as Catalog;
+    expect(header).toEqual(expectedHeader);
+    expect(tools.length).toBe(3);
+    expect(tools.names()).toEqual(['listPets', 'get"Pet"', 'deletePet']);
+    expect(tools.indexOf('get"Pet"')).toBe(1);
+    expect(tools.indexOf('nope')).toBe(-1);
+    expect([0, 1, 2].map((i) => tools.at(i))).toEqual(expectedTools);
+    expect(tools.at(2)).toBe(tools.at(2)); // parsed once
+  });
+
+  it('reads any other layout of the same JSON with one full parse', () => {
+    for (const other of [JSON.stringify(catalog, null, 2), JSON.stringify(catalog)]) {
+      const { header, tools } = parseCatalogText(other);
+      expect(header.server.name).toBe('s');
+      expect(tools.names()).toEqual(['listPets', 'get"Pet"', 'deletePet']);
+      expect(tools.at(1)).toEqual(catalog.tools[1]);
+    }
+  });
+
+  it('reads a catalog without tools', () => {
+    const { header, tools } = parseCatalogText(dataJson(catalogWith([]) as unknown as Record<string, unknown>, ['defs', 'tools']));
+    expect(tools.length).toBe(0);
+    expect(header.defs['Pet']).toBeDefined();
+  });
+});

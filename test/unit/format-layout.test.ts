@@ -1,0 +1,123 @@
+/**
+ * The layouts written without prettier (src/format: JSON data files, string literals, big literal lists) are
+ * byte for byte what prettier writes with the generator's config, on generated and on random input.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { layOutJson } from '../../src/format/json.js';
+import { cutLists } from '../../src/format/literal-lists.js';
+import { formatSource, prettierFormat } from '../../src/format/prettier.js';
+import { prettierStringLiteral } from '../../src/format/string-literal.js';
+
+const RUNS = { numRuns: 60 };
+/** Characters that exercise quoting and escaping, plus plain and non-ASCII text. */
+const asciiTricky = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', "'", '"', '\\', '/', '{', '}', '\n', '\t') });
+const tricky = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', "'", '"', '\\', '/', '{', '}', '\n', '\t', 'é', '\u2028', '😀') });
+const toolName = fc.stringMatching(/^[A-Za-z0-9_.-]{1,64}$/);
+
+describe('JSON data files', () => {
+  const searchIndex = fc.record({
+    docCount: fc.nat(5000),
+    docLengths: fc.array(fc.nat(300), { maxLength: 400 }),
+    avgDocLength: fc.oneof(fc.nat(200), fc.double({ min: 0, max: 500, noNaN: true })),
+    postings: fc.dictionary(fc.stringMatching(/^[a-z0-9]{1,30}$/), fc.array(fc.nat(5000), { minLength: 1, maxLength: 80 })),
+  });
+
+  it('lays out a search index as prettier does', async () => {
+    await fc.assert(
+      fc.asyncProperty(searchIndex, async (index) => {
+        const text = `${JSON.stringify(index)}\n`;
+        const laidOut = layOutJson(text);
+        if (laidOut !== undefined) expect(laidOut).toBe(await prettierFormat(text, 'json'));
+      }),
+      RUNS,
+    );
+  });
+
+  it('lays out any JSON it accepts as prettier does, and declines what it cannot', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
+        const text = JSON.stringify(value);
+        const laidOut = layOutJson(text);
+        if (laidOut !== undefined) expect(laidOut).toBe(await prettierFormat(text, 'json'));
+      }),
+      RUNS,
+    );
+    expect(layOutJson('{\n  "a": 1\n}\n')).toBeUndefined(); // not compact: prettier keeps the object expanded
+    expect(layOutJson('{"a":["x","y"]}')).toBeUndefined(); // arrays of strings are not filled
+    expect(layOutJson('{"a":1e+21}')).toBeUndefined(); // prettier rewrites the exponent
+  });
+});
+
+describe('string literals', () => {
+  it('are quoted and escaped as prettier prints them', async () => {
+    await fc.assert(
+      fc.asyncProperty(tricky, async (text) => {
+        const raw = JSON.stringify(JSON.stringify({ text }));
+        const formatted = await prettierFormat(`f(${raw});\n`, 'typescript');
+        expect(formatted.replace(/^f\(\s*|,?\s*\);\n$/g, '')).toBe(prettierStringLiteral(raw));
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('big literal lists', () => {
+  const file = (routes: string[], names: string[], tools: Array<[string, string]>) =>
+    [
+      '// header',
+      'const ROUTES: string[] = [',
+      ...routes.map((r) => `  ${JSON.stringify(r)},`),
+      '];',
+      '',
+      `const NAMES: string[] = ${JSON.stringify(names)};`,
+      '',
+      'export const TOOLS = {',
+      ...tools.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)},`),
+      '} as const;',
+      '',
+      'const CALLS = [',
+      ...routes.map((r) => `  ${JSON.stringify(JSON.stringify({ r }))},`),
+      '].map((line) => JSON.parse(line) as { r: string });',
+      '',
+    ].join('\n');
+
+  const lists = (text: fc.Arbitrary<string>) =>
+    fc.tuple(fc.array(text, { minLength: 8, maxLength: 40 }), fc.array(toolName, { minLength: 8, maxLength: 40 }), fc.array(fc.tuple(toolName, text.map((t) => `GET /${t}`)), { minLength: 8, maxLength: 40 }));
+
+  it('are laid out as prettier lays them out, list by list', async () => {
+    await fc.assert(
+      fc.asyncProperty(lists(asciiTricky), async ([routes, names, tools]) => {
+        const text = file(routes, names, tools.concat([['a_very_long_tool_name_that_needs_its_own_line', `GET /${'x'.repeat(90)}`]]));
+        const cut = cutLists(text);
+        expect(cut).toBeDefined();
+        expect(cut!.splice(await prettierFormat(cut!.skeleton, 'typescript'))).toBe(await prettierFormat(text, 'typescript'));
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('are formatted as prettier formats them whatever they hold', async () => {
+    await fc.assert(
+      fc.asyncProperty(lists(tricky), async ([routes, names, tools]) => {
+        const text = file(routes, names, tools);
+        expect(await formatSource(text, 'typescript')).toBe(await prettierFormat(text, 'typescript'));
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('cuts only lists long enough to matter, and only ASCII ones', () => {
+    expect(cutLists(file(['a', 'b'], ['x', 'y'], [['a', 'GET /']]))).toBeUndefined();
+    const cut = cutLists(file(Array.from({ length: 20 }, (_, i) => `route ${i}`), [], []));
+    expect(cut?.skeleton).toContain('otm_splice_0_0');
+    expect(cutLists(file(Array.from({ length: 20 }, (_, i) => `é ${i}`), [], []))).toBeUndefined();
+  });
+
+  it('gives up, and leaves the file to prettier, when a placeholder does not come out as expected', async () => {
+    const text = `const A = [\n${Array.from({ length: 10 }, (_, i) => `  "item ${i} ${'x'.repeat(20)}",`).join('\n')}\n];\n`;
+    const cut = cutLists(text)!;
+    expect(cut.splice((await prettierFormat(cut.skeleton, 'typescript')).replace("'otm_splice_0_1", "'moved"))).toBeUndefined();
+    expect(await formatSource(text, 'typescript')).toBe(await prettierFormat(text, 'typescript'));
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * The helper thread (built code only: a worker runs dist/) answers every request as the main thread would,
+ * and a generation run through it gives the same files as one without it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { toolNamesSkeleton } from '../../src/emit/code.js';
+import { formatSources } from '../../src/format/prettier.js';
+import { generate } from '../../src/pipeline.js';
+import { countListTokens } from '../../src/report/tokens.js';
+import { REPO_ROOT } from '../helpers/generated-project.js';
+
+const DIST = join(REPO_ROOT, 'dist', 'src');
+type HelperModule = typeof import('../../src/helper/helper.js');
+type Built = { generate: typeof generate };
+
+describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper thread (built)', () => {
+  it('builds the structure of src/tools.ts, formats and counts exactly as this thread does', async () => {
+    const { leaseHelper, onHelper } = (await import(join(DIST, 'helper', 'helper.js'))) as HelperModule;
+    const lease = leaseHelper();
+    try {
+      expect(await onHelper('toolNamesSkeleton', undefined)).toBe(await toolNamesSkeleton());
+      const entries: Array<[string, string]> = Array.from({ length: 30 }, (_, i) => [`tool_${i}`, `GET /things/{id}/${'x'.repeat(i * 4)}`]);
+      const sources: Array<[string, string]> = [['const a = {"b":1}', 'typescript'], ['{"docCount":1,"docLengths":[3],"avgDocLength":3,"postings":{}}', 'json']];
+      expect(await onHelper('format', sources)).toEqual(await formatSources(sources));
+      const text = JSON.stringify({ tools: entries, special: '<|endoftext|>' });
+      expect(await onHelper('countTokens', text)).toBe(await countListTokens(text));
+    } finally {
+      lease.release();
+    }
+    expect(await onHelper('countTokens', 'no lease, no helper')).toBeUndefined();
+  });
+
+  it('changes nothing in what is generated', async () => {
+    const built = (await import(join(DIST, 'index.js'))) as Built;
+    const spec = join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml');
+    const [viaHelper, here] = await Promise.all([built.generate({ spec, write: false }), generate({ spec, write: false })]);
+    expect(viaHelper.files).toEqual(here.files);
+    expect(viaHelper.summary).toEqual(here.summary);
+    expect(viaHelper.diagnostics).toEqual(here.diagnostics);
+  });
+});
