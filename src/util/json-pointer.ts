@@ -1,6 +1,8 @@
 /** RFC 6901 JSON pointers, written as URI fragments (`#/a/b`). */
 
 export function escapeToken(token: string): string {
+  // Most tokens need no escaping; generation builds a pointer for every schema node of large specs.
+  if (!token.includes('~') && !token.includes('/')) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -9,7 +11,9 @@ export function unescapeToken(token: string): string {
 }
 
 export function joinPointer(base: string, ...tokens: Array<string | number>): string {
-  return tokens.reduce<string>((acc, t) => `${acc}/${escapeToken(String(t))}`, base);
+  let pointer = base;
+  for (const t of tokens) pointer += `/${typeof t === 'number' ? t : escapeToken(t)}`;
+  return pointer;
 }
 
 /** Splits `#/a/b~1c` into `['a', 'b/c']`; returns undefined for anything that is not a local pointer. */
