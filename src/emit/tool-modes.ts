@@ -3,7 +3,7 @@
  * core set of direct tools for hybrid mode.
  */
 import type { Catalog, ToolMode } from '../../templates/runtime/catalog.js';
-import { assembleInputSchema, listedTool } from '../../templates/runtime/listing.js';
+import { listAllTools } from '../../templates/runtime/listing.js';
 import { buildSearchIndex, type SearchIndex } from '../../templates/runtime/search.js';
 import type { ToolModel } from '../ir/types.js';
 
@@ -40,8 +40,7 @@ export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boole
 
 /** Bytes of tools/list in mode `all`: what a client would receive. */
 function allModeListBytes(catalog: Catalog): number {
-  const listed = catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
-  return Buffer.byteLength(JSON.stringify({ tools: listed }));
+  return Buffer.byteLength(JSON.stringify({ tools: listAllTools(catalog) }));
 }
 
 export function operationSearchIndex(tools: readonly ToolModel[]): SearchIndex {

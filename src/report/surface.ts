@@ -3,7 +3,7 @@
  * on the helper thread, which has the tokenizer loaded; else here), and the limits of common clients it breaks.
  */
 import type { Catalog } from '../../templates/runtime/catalog.js';
-import { assembleInputSchema, listedTool, toolsForMode } from '../../templates/runtime/listing.js';
+import { listAllTools, toolsForMode } from '../../templates/runtime/listing.js';
 import { onHelper } from '../helper/helper.js';
 import { countListTokens } from './tokens.js';
 
@@ -25,8 +25,7 @@ export interface SurfaceReport {
 }
 
 export async function surfaceReport(catalog: Catalog): Promise<SurfaceReport> {
-  const all = catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
-  const listed = toolsForMode(catalog, all, catalog.toolMode);
+  const listed = toolsForMode(catalog, listAllTools(catalog), catalog.toolMode);
   const json = JSON.stringify({ tools: listed });
   const listTokens = (await onHelper<number>('countTokens', json)) ?? (await countListTokens(json));
   return {

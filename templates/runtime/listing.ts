@@ -35,6 +35,11 @@ export function listedTool(tool: CatalogTool, inputSchema: JsonSchema): ListedTo
   return listed;
 }
 
+/** Every tool of the catalog as tools/list shows it (mode all). */
+export function listAllTools(catalog: Catalog): ListedTool[] {
+  return catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
+}
+
 /** What a mode lists: operations by index into the catalog's tools (in catalog order), then meta-tools. */
 export interface ModeListing {
   direct: number[];

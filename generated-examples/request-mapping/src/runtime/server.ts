@@ -91,7 +91,7 @@ function paginate(entries: Array<() => ListedTool>, pageSize: number): Array<() 
     const slice = entries.slice(start, start + size);
     const next = start + size < entries.length ? String(pages.length + 1) : undefined;
     let page: Page | undefined;
-    pages.push(() => (page ??= next ? { tools: slice.map((entry) => entry()), nextCursor: next } : { tools: slice.map((entry) => entry()) }));
+    pages.push(() => (page ??= { tools: slice.map((entry) => entry()), ...(next ? { nextCursor: next } : {}) }));
   }
   return pages;
 }
