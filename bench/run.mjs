@@ -1,10 +1,12 @@
 // Load test: modern (2026-07-28) tools/call over stateless Streamable HTTP, 100 connections for
-// BENCH_SECONDS (default 30) each, against
+// BENCH_SECONDS (default 30) per server, in BENCH_ROUNDS (default 5) interleaved turns, against
 //   (a) a server generated from fixtures/specs/petstore.yaml calling getPetById on a fast local upstream,
 //   (b) the generated GitHub server (1,223 tools) calling meta_root on the same upstream,
 //   (c) a one-tool SDK v2 McpServer whose tool sends the same upstream GET (bench/one-tool-fetch-server.mjs):
 //       the floor for a server that wraps an API, and the one issue 7's throughput ratio is measured against,
 //   (d) a one-tool SDK v2 McpServer (bench/one-tool-server.mjs) doing a trivial echo, for reference.
+// All servers run side by side and take turns (petstore, GitHub, floor, echo, then again), so a slow moment
+// on a shared machine falls on every server alike instead of on whichever ran then.
 // Run after `npm run build` (`npm run bench` does both). Everything listens on 127.0.0.1; every process
 // started here is stopped before exit, and a watchdog ends the run if anything hangs.
 import { spawn, execFileSync } from 'node:child_process';
@@ -16,11 +18,12 @@ import autocannon from 'autocannon';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = positiveInt(process.env.BENCH_SECONDS, 30);
+const ROUNDS = Math.min(positiveInt(process.env.BENCH_ROUNDS, 5), SECONDS);
 const CONNECTIONS = 100;
 const WARMUP_SECONDS = 2;
 const PROTOCOL = '2026-07-28';
-/** Generous: generate + tsc (GitHub too) + three warm-ups + three runs + start-ups, then it is a hang. */
-const WATCHDOG_MS = (3 * (SECONDS + WARMUP_SECONDS) + 300) * 1000;
+/** Generous: generate + tsc (GitHub too) + four warm-ups + four servers' turns + start-ups, then it is a hang. */
+const WATCHDOG_MS = (4 * (SECONDS + WARMUP_SECONDS + ROUNDS) + 300) * 1000;
 
 /** USER_HZ: the unit of /proc/<pid>/stat CPU times; 100 on every mainstream Linux. */
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond();
@@ -51,14 +54,13 @@ async function main() {
   const entry = await generateAndBuildPetstore(join(workDir, 'petstore-mcp'));
 
   const upstream = await startUpstream();
-  const rows = [];
+  const contenders = [];
 
   const generated = await startMcpServer('generated', process.execPath, [entry, '--http', '--port', '0'], {
     API_BASE_URL: upstream.url,
     API_KEY: 'bench-key', // getPetById requires api_key or petstore_auth credentials
   });
-  rows.push(await measure('generated petstore: getPetById', generated, 'getPetById', { petId: 10 }, /doggie/));
-  await stop(generated.child);
+  contenders.push({ label: 'generated petstore: getPetById', server: generated, tool: 'getPetById', args: { petId: 10 }, expected: /doggie/ });
 
   // Issue 7: per-request cost must not grow with the API. The GitHub server registers 1,223 tools.
   const githubSpec = join(REPO, '..', 'shared', 'specs', 'github', 'api.github.com.json');
@@ -66,19 +68,18 @@ async function main() {
     log('generating and building the GitHub server (1,223 tools)');
     const githubEntry = await generateAndBuild(githubSpec, join(workDir, 'github-mcp'));
     const github = await startMcpServer('github', process.execPath, [githubEntry, '--http', '--port', '0'], { API_BASE_URL: upstream.url });
-    rows.push(await measure('generated GitHub (1,223 tools): meta_root', github, 'meta_root', {}, /doggie/));
-    await stop(github.child);
+    contenders.push({ label: 'generated GitHub (1,223 tools): meta_root', server: github, tool: 'meta_root', args: {}, expected: /doggie/ });
   }
 
   // The floor for a server that wraps an API: the same upstream request from a one-tool SDK server.
   const oneToolFetch = await startMcpServer('one-tool-fetch', process.execPath, [join(REPO, 'bench', 'one-tool-fetch-server.mjs')], { API_BASE_URL: upstream.url });
-  rows.push(await measure('one-tool SDK McpServer: same upstream GET', oneToolFetch, 'meta_root', {}, /doggie/));
-  await stop(oneToolFetch.child);
+  contenders.push({ label: 'one-tool SDK McpServer: same upstream GET', server: oneToolFetch, tool: 'meta_root', args: {}, expected: /doggie/ });
 
   const oneTool = await startMcpServer('one-tool', process.execPath, [join(REPO, 'bench', 'one-tool-server.mjs')], {});
-  rows.push(await measure('one-tool SDK McpServer: echo', oneTool, 'echo', { text: 'hi' }, /"hi"/));
-  await stop(oneTool.child);
+  contenders.push({ label: 'one-tool SDK McpServer: echo', server: oneTool, tool: 'echo', args: { text: 'hi' }, expected: /"hi"/ });
 
+  const rows = await measureInTurns(contenders);
+  for (const { server } of contenders) await stop(server.child);
   printTable(rows);
 }
 
@@ -174,32 +175,57 @@ function parseJsonOrSse(text) {
   }
 }
 
-async function measure(label, server, tool, args, expected) {
-  const request = requestFor(tool, args);
-  await verifyOne(server, request, expected);
-  const rssBefore = rssKiB(server.child.pid);
-  log(`${server.name}: warm-up ${WARMUP_SECONDS} s`);
-  await load(server.url, request, WARMUP_SECONDS, 10);
-  log(`${server.name}: ${CONNECTIONS} connections for ${SECONDS} s`);
-  const cpuBefore = cpuMs(server.child.pid);
-  const result = await load(server.url, request, SECONDS, CONNECTIONS);
-  const cpuAfter = cpuMs(server.child.pid);
-  const rssAfter = rssKiB(server.child.pid);
+/**
+ * Every contender is checked and warmed up, then they take ROUNDS turns each of SECONDS / ROUNDS seconds,
+ * in the same order every round. A row pools its turns: req/s = all requests / all seconds, CPU per request
+ * = all CPU / all requests; latency percentiles are the medians of the turns'.
+ */
+async function measureInTurns(contenders) {
+  const turnSeconds = SECONDS / ROUNDS;
+  const states = [];
+  for (const c of contenders) {
+    const request = requestFor(c.tool, c.args);
+    await verifyOne(c.server, request, c.expected);
+    const rssBefore = rssKiB(c.server.child.pid);
+    log(`${c.server.name}: warm-up ${WARMUP_SECONDS} s`);
+    await load(c.server.url, request, WARMUP_SECONDS, 10);
+    states.push({ ...c, request, rssBefore, turns: [] });
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`round ${round}/${ROUNDS}: ${CONNECTIONS} connections, ${turnSeconds} s per server`);
+    for (const state of states) {
+      const cpuBefore = cpuMs(state.server.child.pid);
+      const result = await load(state.server.url, state.request, turnSeconds, CONNECTIONS);
+      const cpuAfter = cpuMs(state.server.child.pid);
+      state.turns.push({ result, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore });
+    }
+  }
+  return states.map((state) => rowOf(state, turnSeconds));
+}
+
+function rowOf(state, turnSeconds) {
+  const sum = (pick) => state.turns.reduce((total, turn) => total + pick(turn), 0);
+  const total = sum((t) => t.result.requests.total);
+  const cpu = state.turns.some((t) => t.cpu === undefined) ? undefined : sum((t) => t.cpu);
   return {
-    label,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    cpuMsPerRequest:
-      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
-        ? undefined
-        : (cpuAfter - cpuBefore) / result.requests.total,
-    rssBefore,
-    rssAfter,
+    label: state.label,
+    requestsPerSecond: total / (turnSeconds * state.turns.length),
+    turnRequestsPerSecond: state.turns.map((t) => t.result.requests.total / turnSeconds),
+    p50: median(state.turns.map((t) => t.result.latency.p50)),
+    p99: median(state.turns.map((t) => t.result.latency.p99)),
+    total,
+    non2xx: sum((t) => t.result.non2xx),
+    errors: sum((t) => t.result.errors + t.result.timeouts),
+    cpuMsPerRequest: cpu === undefined || total === 0 ? undefined : cpu / total,
+    rssBefore: state.rssBefore,
+    rssAfter: rssKiB(state.server.child.pid),
   };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function load(url, request, duration, connections) {
@@ -270,7 +296,8 @@ function printTable(rows) {
   ];
   const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
   const format = (row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
-  console.log(`\nmodern tools/call, ${CONNECTIONS} connections, ${SECONDS} s each (node ${process.version}, 127.0.0.1)\n`);
+  console.log(`\nmodern tools/call, ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} interleaved turns (node ${process.version}, 127.0.0.1)\n`);
+  console.log('req/s = all requests / all seconds of a server\'s turns; p50/p99 = medians of its turns\'');
   console.log('non-2xx = HTTP answers outside 200-299; errors = socket errors + timeouts; CPU ms/req = server user+system CPU during the run / requests');
   console.log(format(table[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -279,7 +306,8 @@ function printTable(rows) {
   const fetchFloor = floors.find((r) => r.label.includes('upstream'));
   if (github && fetchFloor) {
     const r = github.requestsPerSecond / fetchFloor.requestsPerSecond;
-    console.log(`issue 7: HTTP throughput, 1,223 tools vs one-tool SDK server doing the same upstream GET: ${github.requestsPerSecond.toFixed(0)} / ${fetchFloor.requestsPerSecond.toFixed(0)} req/s = ${r.toFixed(2)}x (target >= 0.9x: ${r >= 0.9 ? 'ok' : 'not met'})`);
+    const perTurn = github.turnRequestsPerSecond.map((rps, i) => (rps / fetchFloor.turnRequestsPerSecond[i]).toFixed(2));
+    console.log(`issue 7: HTTP throughput, 1,223 tools vs one-tool SDK server doing the same upstream GET: ${github.requestsPerSecond.toFixed(0)} / ${fetchFloor.requestsPerSecond.toFixed(0)} req/s = ${r.toFixed(2)}x (target >= 0.9x: ${r >= 0.9 ? 'ok' : 'not met'}); turn by turn: ${perTurn.join(', ')}`);
   }
   console.log('');
 }

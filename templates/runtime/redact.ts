@@ -28,13 +28,65 @@ export function secretForms(secrets: readonly string[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The server's own secrets in all their forms, worked out once per environment snapshot: the environment
+ * is read at start-up, so they do not change between calls.
+ */
+const serverFormsByEnv = new WeakMap<object, { secrets: Set<string>; forms: string[] }>();
+
+function serverSecretForms(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): { secrets: Set<string>; forms: string[] } {
+  let cached = serverFormsByEnv.get(env);
+  if (!cached) {
+    const secrets = serverSecrets(catalog, env);
+    cached = { secrets: new Set(secrets), forms: redactableForms(secrets) };
+    serverFormsByEnv.set(env, cached);
+  }
+  return cached;
+}
+
+function redactableForms(secrets: readonly string[]): string[] {
+  return secretForms(secrets).filter((s) => s.length >= 4);
+}
+
+/**
+ * Redacts a tool result with the server's secrets (from `env`) and those the call sent (`sent`). The common
+ * case, a call that sent only configured secrets, reuses the server's precomputed forms.
+ */
+export function redactCallResult(result: ToolResult, sent: readonly string[], catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): ToolResult {
+  const server = serverSecretForms(catalog, env);
+  const extra = sent.filter((secret) => !server.secrets.has(secret));
+  const forms = extra.length === 0 ? server.forms : redactableForms([...extra, ...server.secrets]);
+  return redactWithForms(result, forms);
+}
+
 /** Replaces every secret in the result's text content and in every string of its structured content. */
 export function redactResult(result: ToolResult, secrets: readonly string[]): ToolResult {
-  const forms = secretForms(secrets).filter((s) => s.length >= 4);
-  if (forms.length === 0) return result;
+  return redactWithForms(result, redactableForms(secrets));
+}
+
+function redactWithForms(result: ToolResult, forms: readonly string[]): ToolResult {
+  // Most results hold no secret: checking first spares a copy of every string and object in them.
+  if (forms.length === 0 || !resultContainsAny(result, forms)) return result;
   const content = result.content.map((c) => redactContent(c, forms));
   const structured = result.structuredContent === undefined ? undefined : (redactValue(result.structuredContent, forms) as Record<string, unknown>);
   return { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) };
+}
+
+function resultContainsAny(result: ToolResult, forms: readonly string[]): boolean {
+  return result.content.some((c) => c.type === 'text' && containsAny(c.text, forms)) || valueContainsAny(result.structuredContent, forms);
+}
+
+function valueContainsAny(value: unknown, forms: readonly string[]): boolean {
+  if (typeof value === 'string') return containsAny(value, forms);
+  if (Array.isArray(value)) return value.some((v) => valueContainsAny(v, forms));
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, v] of Object.entries(value)) if (containsAny(key, forms) || valueContainsAny(v, forms)) return true;
+  }
+  return false;
+}
+
+function containsAny(text: string, forms: readonly string[]): boolean {
+  return forms.some((form) => text.includes(form));
 }
 
 function redactContent(content: ToolContent, forms: readonly string[]): ToolContent {

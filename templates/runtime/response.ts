@@ -185,7 +185,24 @@ function isBinaryType(essence: string): boolean {
 
 /** Decodes with the declared charset; a cut-off multi-byte character at the end is dropped, not mangled. */
 function decodeText(bytes: Uint8Array, contentType: string, truncated: boolean): string {
-  return decoderFor(charsetOf(contentType)).decode(bytes, { stream: truncated });
+  const charset = charsetOf(contentType);
+  // A streaming decode keeps the cut-off character as state, so it gets a decoder of its own.
+  if (truncated) return decoderFor(charset).decode(bytes, { stream: true });
+  return sharedDecoderFor(charset).decode(bytes);
+}
+
+/** Decoders for whole bodies, one per charset label: building a TextDecoder costs more than decoding a small body. */
+const sharedDecoders = new Map<string, ReturnType<typeof decoderFor>>();
+const MAX_SHARED_DECODERS = 16;
+
+function sharedDecoderFor(charset: string): ReturnType<typeof decoderFor> {
+  const label = charset.toLowerCase();
+  let decoder = sharedDecoders.get(label);
+  if (!decoder) {
+    decoder = decoderFor(label);
+    if (sharedDecoders.size < MAX_SHARED_DECODERS) sharedDecoders.set(label, decoder);
+  }
+  return decoder;
 }
 
 /** An unknown or unsupported charset label falls back to UTF-8 rather than failing the call. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactResult, secretForms, serverSecrets } from '../../templates/runtime/redact.js';
+import { redactCallResult, redactResult, secretForms, serverSecrets } from '../../templates/runtime/redact.js';
 import type { CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
 
 describe('redaction of results', () => {
@@ -34,5 +34,22 @@ describe('redaction of results', () => {
     const schemes: CatalogSecurityScheme[] = [{ name: 'k', kind: 'apiKey', in: 'header', paramName: 'X-Key', env: { value: 'K_API_KEY' } }];
     const env = { K_API_KEY: 'key-1', MCP_AUTH_TOKENS: 'static-1, static-2', MCP_OAUTH_CLIENT_SECRET: 'intro-secret' };
     expect(serverSecrets({ securitySchemes: schemes }, env)).toEqual(expect.arrayContaining(['key-1', 'static-1', 'static-2', 'intro-secret']));
+  });
+
+  it('a call result: the server secrets and the ones the call sent; a result holding none is returned as it is', () => {
+    const schemes: CatalogSecurityScheme[] = [{ name: 'k', kind: 'apiKey', in: 'header', paramName: 'X-Key', env: { value: 'K_API_KEY' } }];
+    const env = { K_API_KEY: 'key-12345' };
+    const clean = { content: [{ type: 'text' as const, text: '{"id":1}' }], structuredContent: { id: 1 } };
+    expect(redactCallResult(clean, ['key-12345'], { securitySchemes: schemes }, env)).toBe(clean);
+    const echoed = { content: [{ type: 'text' as const, text: 'key-12345 caller-token-9' }], structuredContent: { seen: ['caller-token-9'] } };
+    // The second call sends a secret of its own (a caller's token): it is redacted along with the server's.
+    expect(redactCallResult(echoed, ['key-12345'], { securitySchemes: schemes }, env)).toEqual({
+      content: [{ type: 'text', text: '[redacted] caller-token-9' }],
+      structuredContent: { seen: ['caller-token-9'] },
+    });
+    expect(redactCallResult(echoed, ['caller-token-9'], { securitySchemes: schemes }, env)).toEqual({
+      content: [{ type: 'text', text: '[redacted] [redacted]' }],
+      structuredContent: { seen: ['[redacted]'] },
+    });
   });
 });

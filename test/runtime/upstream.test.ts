@@ -206,6 +206,19 @@ describe('callUpstream against a local server', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
+  it('calls after a timed-out one still get a live signal (a fired signal is never reused)', async () => {
+    // Signals that never fired are reused between calls; one that fired must not be handed out again, or
+    // every later call would be aborted before it starts.
+    for (let i = 0; i < 3; i++) expect((await callUpstream(get('/json'), OPTS)).isError).toBeUndefined();
+    expect((await callUpstream(get('/slow'), { ...OPTS, timeoutMs: 50 })).isError).toBe(true);
+    const cancelled = new AbortController();
+    const pending = callUpstream(get('/slow'), { ...OPTS, signal: cancelled.signal });
+    cancelled.abort(new Error('client went away'));
+    await expect(pending).rejects.toThrow();
+    const results = await Promise.all(Array.from({ length: 5 }, () => callUpstream(get('/json'), OPTS)));
+    expect(results.map((r) => r.structuredContent)).toEqual(Array.from({ length: 5 }, () => ({ id: 7, name: 'Rex' })));
+  });
+
   it('connection refused', async () => {
     const result = await callUpstream({ method: 'GET', url: `${closedPortBase}/x`, headers: {} }, OPTS);
     expect(result).toEqual({

@@ -6,7 +6,7 @@ import { runAfterResponse, runBeforeRequest, type Hooks } from './hooks.js';
 import type { Logger } from './log.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
-import { redactResult, serverSecrets } from './redact.js';
+import { redactCallResult } from './redact.js';
 import { callUpstream } from './upstream.js';
 import { credentialsForCall, upstreamAuthOf, type UpstreamAuth } from './upstream-auth.js';
 import type { ToolRegistry } from './tools.js';
@@ -36,7 +36,7 @@ export async function callTool(
 ): Promise<ToolResult> {
   const sent: string[] = [];
   const result = await callToolUnredacted(deps, tool, args, signal, requestHeaders, sent);
-  return redactResult(result, [...sent, ...serverSecrets(deps.registry.catalog, deps.env)]);
+  return redactCallResult(result, sent, deps.registry.catalog, deps.env);
 }
 
 async function callToolUnredacted(

@@ -64,7 +64,17 @@ export function buildRequest(plan: RequestPlan, args: Record<string, unknown>, b
 // URL
 // ---------------------------------------------------------------------------------------------------
 
+/** The last base URL parsed: a server calls one base (or a few), and parsing it on every call is wasted. */
+let lastBase: { text: string; url: URL } | undefined;
+
 function parseBaseUrl(baseUrl: string): URL {
+  if (lastBase?.text === baseUrl) return lastBase.url;
+  const url = parseBaseUrlAnew(baseUrl);
+  lastBase = { text: baseUrl, url };
+  return url;
+}
+
+function parseBaseUrlAnew(baseUrl: string): URL {
   let base: URL;
   try {
     base = new URL(baseUrl);
@@ -160,6 +170,9 @@ function queryString(templateQuery: string | undefined, params: ParamPlan[], arg
  */
 export function assertSameOrigin(url: string, baseUrl: string | URL): void {
   const base = typeof baseUrl === 'string' ? parseBaseUrl(baseUrl) : baseUrl;
+  // An origin is already in canonical form, and the `/` after it ends the authority: a URL that starts
+  // that way parses back to the same origin, so only other URLs need a full parse.
+  if (url.startsWith(`${base.origin}/`)) return;
   let target: URL;
   try {
     target = new URL(url);

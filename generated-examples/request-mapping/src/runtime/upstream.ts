@@ -35,14 +35,13 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Promise<ToolResult> {
   const { signal, timedOut, release } = callSignal(opts.signal, opts.timeoutMs);
   const deadline = Date.now() + opts.timeoutMs;
-  const origin = originOf(req.url);
   const policy = retryPolicyOf(opts);
   const history: AttemptHistory = { retriesMade: 0, statuses: [] };
   let phase: Phase = 'send';
   try {
     for (;;) {
       phase = 'send';
-      const outcome = await fetchFollowingSameOrigin(opts.fetch ?? fetch, req, signal, origin);
+      const outcome = await fetchFollowingSameOrigin(opts.fetch ?? fetch, req, signal);
       if (outcome.kind === 'refused') return errorResult(withHistory(outcome.message, history));
       const { response } = outcome;
       let note = historyNote(history);
@@ -79,7 +78,7 @@ export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Pr
     if (timedOut()) {
       return errorResult(withHistory(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms`, history));
     }
-    return errorResult(withHistory(describeFailure(error, phase, origin, opts.label), history));
+    return errorResult(withHistory(describeFailure(error, phase, originOf(req.url), opts.label), history));
   } finally {
     release();
   }
@@ -91,7 +90,7 @@ export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Pr
  * listeners alive for the full budget after every call, which shows up as GC work on a busy server.
  */
 function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
-  const controller = new AbortController();
+  const controller = idleControllers.pop() ?? new AbortController();
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
@@ -106,9 +105,20 @@ function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): {
     release: () => {
       clearTimeout(timer);
       clientSignal?.removeEventListener('abort', onClientAbort);
+      if (!controller.signal.aborted && idleControllers.length < MAX_IDLE_CONTROLLERS) idleControllers.push(controller);
     },
   };
 }
+
+/**
+ * Controllers whose signal never fired, kept for the next calls: in Node 20 creating an AbortSignal costs
+ * more CPU than the rest of a small call's own work, and each one is a native object the GC must track.
+ * Reuse is safe because a signal only ever goes from not-aborted to aborted, and an aborted one is dropped.
+ * (fetch leaves a listener on the signal for each request; it removes it once that request is collected,
+ * and aborting a finished request does nothing.)
+ */
+const idleControllers: AbortController[] = [];
+const MAX_IDLE_CONTROLLERS = 64;
 
 function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {
   return {
@@ -149,7 +159,6 @@ async function fetchFollowingSameOrigin(
   doFetch: typeof fetch,
   req: BuiltRequest,
   signal: AbortSignal,
-  origin: string,
 ): Promise<FetchOutcome> {
   let url = req.url;
   let method = req.method;
@@ -161,6 +170,8 @@ async function fetchFollowingSameOrigin(
     if (location === null) return { kind: 'response', response };
     await discardBody(response);
 
+    // Worked out only here: most calls are never redirected.
+    const origin = originOf(req.url);
     const target = resolveLocation(location, url);
     if (target === undefined) {
       return { kind: 'refused', message: `Upstream sent an invalid redirect location "${location}" for ${url}` };
