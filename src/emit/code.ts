@@ -6,11 +6,19 @@
  * thousand generated lines. So ts-morph builds the file's structure once, with one placeholder tool and a
  * placeholder header (`toolNamesSkeleton`), and the real header and one line per tool are written in their
  * place, as ts-morph writes them (`toolNamesSource` builds the whole file with ts-morph; the tests hold the two
- * to the same bytes). The helper thread (src/helper) builds the skeleton while the spec is read; without a
- * helper it is built here.
+ * to the same bytes).
+ *
+ * The skeleton does not depend on the API, so `npm run build` builds it once with ts-morph and ships it beside
+ * this module (scripts/write-skeleton.ts; a test holds it to a fresh build). A generation reads it rather than
+ * loading the TypeScript compiler, which costs most of a second. Without it (running from the TypeScript
+ * sources) the helper thread (src/helper) builds it, or this thread does.
  */
+import { readFileSync } from 'node:fs';
 import type { ToolModel } from '../ir/types.js';
 import { onHelper } from '../helper/helper.js';
+
+/** Where the build writes the skeleton: next to the compiled module. */
+export const PREBUILT_SKELETON = new URL('./tools-skeleton.txt', import.meta.url);
 
 /** What src/tools.ts says about a tool: its name and `METHOD /path`. */
 export type ToolNameEntry = [name: string, operation: string];
@@ -20,8 +28,16 @@ const PLACEHOLDER_TOOL: ToolNameEntry = ['openapi-to-mcp: tool', 'openapi-to-mcp
 
 export async function toolNamesModule(tools: readonly ToolModel[], header: string): Promise<string> {
   const entries = tools.map((t): ToolNameEntry => [t.name, `${t.source.method.toUpperCase()} ${t.source.path}`]);
-  const skeleton = (await onHelper<string>('toolNamesSkeleton', undefined)) ?? (await toolNamesSkeleton());
+  const skeleton = prebuiltSkeleton() ?? (await onHelper<string>('toolNamesSkeleton', undefined)) ?? (await toolNamesSkeleton());
   return fillToolNames(skeleton, entries, header) ?? toolNamesSource(entries, header);
+}
+
+function prebuiltSkeleton(): string | undefined {
+  try {
+    return readFileSync(PREBUILT_SKELETON, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** src/tools.ts with the placeholder header and tool. */

@@ -1,4 +1,4 @@
-/** Worker entry of the helper thread (see helper.ts): loads its modules at once, then answers requests. */
+/** Worker entry of the helper thread (see helper.ts): loads prettier and the tokenizer at once, then answers requests. */
 import { parentPort } from 'node:worker_threads';
 import { toolNamesSkeleton } from '../emit/code.js';
 import { formatSources, warmUpPrettier, type SourceToFormat } from '../format/prettier.js';
@@ -6,15 +6,16 @@ import { countListTokens } from '../report/tokens.js';
 import type { HelperRequest, HelperResponse, HelperTask } from './helper.js';
 
 // Loaded now, in the order they are needed, while the main thread reads the spec; requests wait for them.
-const skeleton = toolNamesSkeleton();
-void skeleton
+void warmUpPrettier()
   .catch(() => undefined)
-  .then(() => warmUpPrettier())
   .then(() => import('gpt-tokenizer/encoding/o200k_base'))
   .catch(() => undefined);
 
+// Asked for only when the build's prebuilt skeleton is missing (see src/emit/code.ts), so ts-morph loads then.
+let skeleton: Promise<string> | undefined;
+
 const TASKS: Record<HelperTask, (input: never) => Promise<unknown>> = {
-  toolNamesSkeleton: () => skeleton,
+  toolNamesSkeleton: () => (skeleton ??= toolNamesSkeleton()),
   countTokens: (input: string) => countListTokens(input),
   format: (input: SourceToFormat[]) => formatSources(input),
 };

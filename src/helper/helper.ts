@@ -1,8 +1,9 @@
 /**
- * The helper thread: a worker that loads the heaviest modules of a generation, ts-morph (with the TypeScript
- * compiler), prettier and the o200k_base tokenizer, while the main thread reads and maps the spec, then builds
- * the structure of src/tools.ts, formats the generated files and counts the tools/list tokens when asked (the
- * main thread validates the spec meanwhile). The main thread never loads any of them.
+ * The helper thread: a worker that loads the heaviest modules of a generation, prettier and the o200k_base
+ * tokenizer, while the main thread reads and maps the spec, then formats the generated files and counts the
+ * tools/list tokens when asked (the main thread validates the spec meanwhile). It also builds the structure of
+ * src/tools.ts with ts-morph when the build's prebuilt one is missing (src/emit/code.ts). The main thread never
+ * loads any of them.
  *
  * A generation holds a lease on it (`leaseHelper`) from its start, so the modules load at once; the worker
  * outlives a lease by a few seconds, so back-to-back generations in one process reuse it, and never keeps the

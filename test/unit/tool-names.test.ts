@@ -1,4 +1,5 @@
 /** src/tools.ts: ts-morph's structure filled with the tools gives the bytes ts-morph gives for the whole file. */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fillToolNames, toolNamesSkeleton, toolNamesSource, type ToolNameEntry } from '../../src/emit/code.js';
@@ -23,5 +24,11 @@ describe('src/tools.ts', () => {
 
   it('is left to ts-morph for a header that spans lines', async () => {
     expect(fillToolNames(await toolNamesSkeleton(), [['a', 'GET /']], 'one\ntwo')).toBeUndefined();
+  });
+
+  it('ships with the build: the skeleton npm run build wrote is the one ts-morph builds now', async () => {
+    // The generator reads dist/src/emit/tools-skeleton.txt instead of loading ts-morph (npm test builds first).
+    const prebuilt = readFileSync(new URL('../../dist/src/emit/tools-skeleton.txt', import.meta.url), 'utf8');
+    expect(prebuilt).toBe(await toolNamesSkeleton());
   });
 });
