@@ -1,6 +1,7 @@
 /** generated-examples/ must be exactly what the generator produces today (run `npm run examples:update`). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/pipeline.js';
 import { EXAMPLES } from '../scripts/examples.js';
@@ -23,6 +24,16 @@ describe.each(EXAMPLES)('generated-examples/$dir', (example) => {
     for (const file of result.files) {
       expect(readFileSync(join(dir, file.path), 'utf8'), `${file.path} is stale: run npm run examples:update`).toBe(file.contents);
     }
+  });
+
+  it('is what the built generator writes too (helper thread, prebuilt skeleton, precompiled templates)', async () => {
+    // npm test builds first; from dist the generator takes the paths a user's install takes.
+    const built = (await import(pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'index.js')).href)) as { generate: typeof generate };
+    const [source, dist] = await Promise.all([
+      generate({ spec: join(REPO_ROOT, example.spec), out: dir, name: example.name, validate: false, write: false }),
+      built.generate({ spec: join(REPO_ROOT, example.spec), out: dir, name: example.name, validate: false, write: false }),
+    ]);
+    expect(dist.files).toEqual(source.files);
   });
 
   it('is deterministic: generating twice gives identical bytes', async () => {

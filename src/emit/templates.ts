@@ -1,10 +1,29 @@
-/** Handlebars, configured so templates hold layout only: strict (missing fields throw), no HTML escaping. */
+/**
+ * Handlebars, configured so templates hold layout only: strict (missing fields throw), no HTML escaping.
+ *
+ * `npm run build` precompiles the templates (scripts/precompile-templates.ts), and a generation renders them
+ * with Handlebars' runtime alone; running from the TypeScript sources, each template is compiled on first use.
+ * The golden tests hold both to the same bytes.
+ */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Handlebars from 'handlebars';
+import { fileURLToPath } from 'node:url';
+import type HandlebarsModule from 'handlebars';
 import { packageRoot } from '../util/package-root.js';
 
-const handlebars = Handlebars.create();
+type Handlebars = typeof HandlebarsModule;
+type TemplateSpec = Parameters<Handlebars['template']>[0];
+
+/** Compile-time options, the same for precompiled templates and those compiled here. */
+export const COMPILE_OPTIONS = { strict: true, noEscape: true, knownHelpers: { json: true }, knownHelpersOnly: true };
+
+/** Where the build writes the precompiled templates: next to the compiled module. */
+export const PRECOMPILED_TEMPLATES = new URL('./templates.precompiled.cjs', import.meta.url);
+
+const require = createRequire(import.meta.url);
+const precompiled = loadPrecompiled();
+const handlebars = (precompiled ? (require('handlebars/runtime') as Handlebars) : (require('handlebars') as Handlebars)).create();
 handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value));
 
 const cache = new Map<string, HandlebarsTemplateDelegate>();
@@ -12,8 +31,8 @@ const cache = new Map<string, HandlebarsTemplateDelegate>();
 export function renderTemplate(relativePath: string, view: object): string {
   let template = cache.get(relativePath);
   if (!template) {
-    const source = readFileSync(join(packageRoot(), 'templates', 'project', relativePath), 'utf8');
-    template = handlebars.compile(source, { strict: true, noEscape: true, knownHelpers: { json: true }, knownHelpersOnly: true });
+    const spec = precompiled?.[relativePath];
+    template = spec ? handlebars.template(spec) : handlebars.compile(readProjectFile(relativePath), COMPILE_OPTIONS);
     cache.set(relativePath, template);
   }
   return template(view);
@@ -21,4 +40,12 @@ export function renderTemplate(relativePath: string, view: object): string {
 
 export function readProjectFile(relativePath: string): string {
   return readFileSync(join(packageRoot(), 'templates', 'project', relativePath), 'utf8');
+}
+
+function loadPrecompiled(): Record<string, TemplateSpec> | undefined {
+  try {
+    return require(fileURLToPath(PRECOMPILED_TEMPLATES)) as Record<string, TemplateSpec>;
+  } catch {
+    return undefined;
+  }
 }
