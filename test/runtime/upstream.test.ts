@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -217,6 +218,25 @@ describe('callUpstream against a local server', () => {
     await expect(pending).rejects.toThrow();
     const results = await Promise.all(Array.from({ length: 5 }, () => callUpstream(get('/json'), OPTS)));
     expect(results.map((r) => r.structuredContent)).toEqual(Array.from({ length: 5 }, () => ({ id: 7, name: 'Rex' })));
+  });
+
+  it('a reused signal carries a bounded number of listeners (no MaxListenersExceededWarning on a busy server)', async () => {
+    // fetch leaves an abort listener on its signal per request until that request is collected.
+    const signals = new Set<AbortSignal>();
+    const spy: typeof fetch = (input, init) => {
+      if (init?.signal) signals.add(init.signal);
+      return fetch(input, init);
+    };
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 100; i++) expect((await callUpstream(get('/json'), { ...OPTS, fetch: spy })).isError).toBeUndefined();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(Math.max(...[...signals].map((signal) => getEventListeners(signal, 'abort').length))).toBeLessThanOrEqual(10);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 
   it('connection refused', async () => {

@@ -90,7 +90,9 @@ export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Pr
  * listeners alive for the full budget after every call, which shows up as GC work on a busy server.
  */
 function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
-  const controller = idleControllers.pop() ?? new AbortController();
+  const pooled = idleControllers.pop() ?? { controller: new AbortController(), uses: 0 };
+  const { controller } = pooled;
+  pooled.uses++;
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
@@ -105,20 +107,22 @@ function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): {
     release: () => {
       clearTimeout(timer);
       clientSignal?.removeEventListener('abort', onClientAbort);
-      if (!controller.signal.aborted && idleControllers.length < MAX_IDLE_CONTROLLERS) idleControllers.push(controller);
+      if (!controller.signal.aborted && pooled.uses < MAX_SIGNAL_USES && idleControllers.length < MAX_IDLE_CONTROLLERS) idleControllers.push(pooled);
     },
   };
 }
 
 /**
- * Controllers whose signal never fired, kept for the next calls: in Node 20 creating an AbortSignal costs
+ * Controllers whose signal never fired, kept for the next few calls: in Node 20 creating an AbortSignal costs
  * more CPU than the rest of a small call's own work, and each one is a native object the GC must track.
  * Reuse is safe because a signal only ever goes from not-aborted to aborted, and an aborted one is dropped.
- * (fetch leaves a listener on the signal for each request; it removes it once that request is collected,
- * and aborting a finished request does nothing.)
+ * Each use is bounded: fetch leaves a listener on the signal for every request, removed only once that
+ * request is garbage-collected, so a signal reused without end would collect thousands of them (slower to add
+ * to, and a MaxListenersExceededWarning). Aborting a finished request does nothing.
  */
-const idleControllers: AbortController[] = [];
+const idleControllers: Array<{ controller: AbortController; uses: number }> = [];
 const MAX_IDLE_CONTROLLERS = 64;
+const MAX_SIGNAL_USES = 8;
 
 function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {
   return {
