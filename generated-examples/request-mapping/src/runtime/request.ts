@@ -123,12 +123,12 @@ function substitutePath(template: string, params: ParamPlan[], args: Record<stri
  * `.%2E` and friends, so `/users/{id}/posts` with id ".." would silently become `/posts`.
  */
 function assertSegmentsStayPut(template: string, path: string, pathParams: ParamPlan[]): void {
-  const templateSegments = template.split('/');
+  const placeholders = segmentPlaceholders(template);
   const pathSegments = path.split('/');
-  templateSegments.forEach((templateSegment, index) => {
-    const names = [...templateSegment.matchAll(PLACEHOLDER)].map((match) => match[1]);
-    if (names.length === 0) return;
+  placeholders.forEach((names, index) => {
+    if (names === undefined) return;
     const segment = pathSegments[index] ?? '';
+    if (segment !== '' && !isDotSegment(segment)) return;
     const argNames = names
       .map((name) => pathParams.find((param) => param.name === name)?.arg ?? name)
       .map((arg) => `"${arg}"`)
@@ -136,12 +136,23 @@ function assertSegmentsStayPut(template: string, path: string, pathParams: Param
     if (segment === '') {
       throw new RequestBuildError(`Path argument ${argNames} must not be empty.`);
     }
-    if (isDotSegment(segment)) {
-      throw new RequestBuildError(
-        `Path argument ${argNames} must not be "." or "..": it would change which endpoint is called.`,
-      );
-    }
+    throw new RequestBuildError(`Path argument ${argNames} must not be "." or "..": it would change which endpoint is called.`);
   });
+}
+
+/** For each `/` segment of a path template, the placeholder names in it (undefined for none); worked out once per template. */
+const placeholdersByTemplate = new Map<string, Array<string[] | undefined>>();
+
+function segmentPlaceholders(template: string): Array<string[] | undefined> {
+  let placeholders = placeholdersByTemplate.get(template);
+  if (!placeholders) {
+    placeholders = template.split('/').map((segment) => {
+      const names = [...segment.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+      return names.length > 0 ? names : undefined;
+    });
+    placeholdersByTemplate.set(template, placeholders);
+  }
+  return placeholders;
 }
 
 function isDotSegment(segment: string): boolean {
