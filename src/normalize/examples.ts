@@ -5,6 +5,7 @@
  * Samples are bounded in depth and size so a huge API still gets a small mock.
  */
 import { joinPointer } from '../util/json-pointer.js';
+import { jsonFitsIn } from '../util/json-size.js';
 import { stringSample } from '../util/samples.js';
 import { isPlainObject } from '../util/stable.js';
 import { derefObject, type NormalizeContext } from './context.js';
@@ -28,8 +29,7 @@ export function successExample(ctx: NormalizeContext, op: Record<string, unknown
 }
 
 function fits(value: unknown): boolean {
-  const json = JSON.stringify(value);
-  return json !== undefined && json.length <= MAX_EXAMPLE_CHARS;
+  return jsonFitsIn(value, MAX_EXAMPLE_CHARS);
 }
 
 function explicitExample(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {

@@ -8,6 +8,7 @@
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { JsonSchema } from '../ir/types.js';
 import { joinPointer, parseLocalRef, resolvePointer } from '../util/json-pointer.js';
+import { jsonFitsIn } from '../util/json-size.js';
 import { isPlainObject } from '../util/stable.js';
 import { isEmptySchema, mergeAllOf } from './composition.js';
 import { DefNames, defRef } from './refs.js';
@@ -98,7 +99,7 @@ export class SchemaConverter {
 
   private copyExample(source: Record<string, unknown>, target: JsonSchema): void {
     const examples = Array.isArray(source['examples']) ? source['examples'] : source['example'] !== undefined ? [source['example']] : [];
-    const small = examples.filter((e) => e !== null && JSON.stringify(e).length <= MAX_EXAMPLE_JSON).slice(0, 2);
+    const small = examples.filter((e) => e !== null && jsonFitsIn(e, MAX_EXAMPLE_JSON)).slice(0, 2);
     if (small.length > 0) target['examples'] = small;
   }
 
