@@ -17,7 +17,22 @@ export function joinPointer(base: string, ...tokens: Array<string | number>): st
 }
 
 /** Splits `#/a/b~1c` into `['a', 'b/c']`; returns undefined for anything that is not a local pointer. */
-export function parseLocalRef(ref: string): string[] | undefined {
+export function parseLocalRef(ref: string): readonly string[] | undefined {
+  // A large spec repeats a few thousand refs tens of thousands of times: each is split and decoded once.
+  let tokens = parsedRefs.get(ref);
+  if (tokens === undefined && !parsedRefs.has(ref)) {
+    if (parsedRefs.size >= MAX_PARSED_REFS) parsedRefs.clear();
+    tokens = parseLocalRefAnew(ref);
+    parsedRefs.set(ref, tokens);
+  }
+  return tokens;
+}
+
+const parsedRefs = new Map<string, readonly string[] | undefined>();
+/** Bounds the cache in a long-lived process that generates many specs. */
+const MAX_PARSED_REFS = 50_000;
+
+function parseLocalRefAnew(ref: string): readonly string[] | undefined {
   if (ref === '#') return [];
   if (!ref.startsWith('#/')) return undefined;
   return ref
