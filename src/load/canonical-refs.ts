@@ -39,6 +39,16 @@ export function inspectRefs(document: JsonObject): RefShape {
   if (isRef(document)) return { canonical: false };
   const state = new Map<object, typeof ACTIVE | typeof DONE>();
   const replacements: Replacement[] = [];
+  // A large spec repeats a few thousand refs tens of thousands of times: each is resolved once.
+  const targets = new Map<string, object | undefined>();
+  const targetOf = (ref: string): object | undefined => {
+    let target = targets.get(ref);
+    if (target === undefined && !targets.has(ref)) {
+      target = resolveCanonical(document, ref);
+      targets.set(ref, target);
+    }
+    return target;
+  };
   let simple = true;
   const visit = (object: JsonObject, depth: number): boolean => {
     const id = object['$id'];
@@ -49,9 +59,9 @@ export function inspectRefs(document: JsonObject): RefShape {
       if (typeof child !== 'object' || child === null) continue;
       let next = child;
       if (isPointerRef(child)) {
-        const target = resolveCanonical(document, (child as JsonObject)['$ref'] as string);
+        const target = targetOf((child as JsonObject)['$ref'] as string);
         if (!target) return false;
-        const extended = Object.keys(child).length > 1;
+        const extended = hasSiblingKeys(child);
         if (extended && !visit(child as JsonObject, depth + 1)) return false; // its other keys
         if (extended) simple = false;
         else if (simple) replacements.push([object, key, child, target]);
@@ -100,6 +110,13 @@ export function resolveCanonical(document: JsonObject, ref: string): object | un
     current = (current as JsonObject)[token];
   }
   return current !== null && typeof current === 'object' && !isRef(current) ? current : undefined;
+}
+
+/** More keys than `$ref` alone (counted without building the list of keys). */
+function hasSiblingKeys(ref: object): boolean {
+  let keys = 0;
+  for (const key in ref) if (Object.hasOwn(ref, key) && ++keys > 1) return true;
+  return false;
 }
 
 function isRef(value: object): boolean {
