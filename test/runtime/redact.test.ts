@@ -52,4 +52,12 @@ describe('redaction of results', () => {
       structuredContent: { seen: ['[redacted]'] },
     });
   });
+
+  it('a call result: two catalogs under one environment each redact their own schemes\' secrets', () => {
+    const env = { A_KEY: 'alpha-secret', B_KEY: 'bravo-secret' };
+    const scheme = (name: string, variable: string): CatalogSecurityScheme => ({ name, kind: 'apiKey', in: 'header', paramName: 'X-Key', env: { value: variable } });
+    const echoed = { content: [{ type: 'text' as const, text: 'alpha-secret bravo-secret' }] };
+    expect(redactCallResult(echoed, [], { securitySchemes: [scheme('a', 'A_KEY')] }, env).content[0]).toEqual({ type: 'text', text: '[redacted] bravo-secret' });
+    expect(redactCallResult(echoed, [], { securitySchemes: [scheme('b', 'B_KEY')] }, env).content[0]).toEqual({ type: 'text', text: 'alpha-secret [redacted]' });
+  });
 });

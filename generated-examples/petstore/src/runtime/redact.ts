@@ -32,14 +32,17 @@ export function secretForms(secrets: readonly string[]): string[] {
  * The server's own secrets in all their forms, worked out once per environment snapshot: the environment
  * is read at start-up, so they do not change between calls.
  */
-const serverFormsByEnv = new WeakMap<object, { secrets: Set<string>; forms: string[] }>();
+const serverForms = new WeakMap<object, WeakMap<object, { secrets: Set<string>; forms: string[] }>>();
 
 function serverSecretForms(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): { secrets: Set<string>; forms: string[] } {
-  let cached = serverFormsByEnv.get(env);
+  // Keyed by the environment and by the catalog's schemes (which name the variables that hold secrets).
+  let byCatalog = serverForms.get(env);
+  if (!byCatalog) serverForms.set(env, (byCatalog = new WeakMap()));
+  let cached = byCatalog.get(catalog.securitySchemes);
   if (!cached) {
     const secrets = serverSecrets(catalog, env);
     cached = { secrets: new Set(secrets), forms: redactableForms(secrets) };
-    serverFormsByEnv.set(env, cached);
+    byCatalog.set(catalog.securitySchemes, cached);
   }
   return cached;
 }
