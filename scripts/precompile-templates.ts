@@ -15,5 +15,9 @@ const templates = readdirSync(dir, { recursive: true, encoding: 'utf8' })
   .filter((path) => path.endsWith('.hbs'))
   .map((path) => relative(dir, join(dir, path)).split(sep).join('/'))
   .sort(codePointCompare);
-const entries = templates.map((path) => `  ${JSON.stringify(path)}: ${Handlebars.precompile(readFileSync(join(dir, path), 'utf8'), COMPILE_OPTIONS)},`);
+const entries = templates.map((path) => {
+  const source = readFileSync(join(dir, path), 'utf8');
+  // The source goes along, so a template edited after the build is noticed and compiled afresh.
+  return `  ${JSON.stringify(path)}: { source: ${JSON.stringify(source)}, spec: ${Handlebars.precompile(source, COMPILE_OPTIONS)} },`;
+});
 writeFileSync(PRECOMPILED_TEMPLATES, `// Written by npm run build (scripts/precompile-templates.ts) from templates/project. Do not edit.\nmodule.exports = {\n${entries.join('\n')}\n};\n`);

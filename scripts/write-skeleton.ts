@@ -3,6 +3,6 @@
  * beside the compiled src/emit/code.js, which reads it instead of loading ts-morph on every generation.
  */
 import { writeFileSync } from 'node:fs';
-import { PREBUILT_SKELETON, toolNamesSkeleton } from '../src/emit/code.js';
+import { PREBUILT_SKELETON, prebuiltSkeletonFile } from '../src/emit/code.js';
 
-writeFileSync(PREBUILT_SKELETON, await toolNamesSkeleton());
+writeFileSync(PREBUILT_SKELETON, await prebuiltSkeletonFile());

@@ -11,8 +11,10 @@
  * The skeleton does not depend on the API, so `npm run build` builds it once with ts-morph and ships it beside
  * this module (scripts/write-skeleton.ts; a test holds it to a fresh build). A generation reads it rather than
  * loading the TypeScript compiler, which costs most of a second. Without it (running from the TypeScript
- * sources) the helper thread (src/helper) builds it, or this thread does.
+ * sources), or when this module changed after the build, the helper thread (src/helper) builds it, or this
+ * thread does.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ToolModel } from '../ir/types.js';
 import { onHelper } from '../helper/helper.js';
@@ -32,12 +34,29 @@ export async function toolNamesModule(tools: readonly ToolModel[], header: strin
   return fillToolNames(skeleton, entries, header) ?? toolNamesSource(entries, header);
 }
 
+/**
+ * The file starts with the key of the code that built it: after a change to that code without a new build,
+ * the file no longer applies and the skeleton is built afresh.
+ */
 function prebuiltSkeleton(): string | undefined {
+  let text: string;
   try {
-    return readFileSync(PREBUILT_SKELETON, 'utf8');
+    text = readFileSync(PREBUILT_SKELETON, 'utf8');
   } catch {
     return undefined;
   }
+  const newline = text.indexOf('\n');
+  return text.slice(0, newline) === skeletonKey() ? text.slice(newline + 1) : undefined;
+}
+
+/** The prebuilt skeleton file: its key line, then the skeleton. */
+export async function prebuiltSkeletonFile(): Promise<string> {
+  return `${skeletonKey()}\n${await toolNamesSkeleton()}`;
+}
+
+/** A hash of this module's own file: the code that builds the skeleton. */
+function skeletonKey(): string {
+  return createHash('sha256').update(readFileSync(new URL(import.meta.url))).digest('hex');
 }
 
 /** src/tools.ts with the placeholder header and tool. */

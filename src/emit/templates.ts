@@ -2,8 +2,8 @@
  * Handlebars, configured so templates hold layout only: strict (missing fields throw), no HTML escaping.
  *
  * `npm run build` precompiles the templates (scripts/precompile-templates.ts), and a generation renders them
- * with Handlebars' runtime alone; running from the TypeScript sources, each template is compiled on first use.
- * The golden tests hold both to the same bytes.
+ * with Handlebars' runtime alone; running from the TypeScript sources, or for a template changed since the
+ * build, each template is compiled on first use. The golden tests hold both to the same bytes.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,17 +22,28 @@ export const COMPILE_OPTIONS = { strict: true, noEscape: true, knownHelpers: { j
 export const PRECOMPILED_TEMPLATES = new URL('./templates.precompiled.cjs', import.meta.url);
 
 const require = createRequire(import.meta.url);
+
+/** What the build wrote for one template: its source then, and the compiled form. */
+interface PrecompiledTemplate {
+  source: string;
+  spec: TemplateSpec;
+}
+
 const precompiled = loadPrecompiled();
-const handlebars = (precompiled ? (require('handlebars/runtime') as Handlebars) : (require('handlebars') as Handlebars)).create();
-handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value));
+/** Renders precompiled templates: Handlebars' runtime alone when the build precompiled them. */
+const runtime = withHelpers(precompiled ? (require('handlebars/runtime') as Handlebars) : (require('handlebars') as Handlebars));
+/** Compiles the templates that were not precompiled, or that changed since the build (loaded only then). */
+let compiler: Handlebars | undefined;
 
 const cache = new Map<string, HandlebarsTemplateDelegate>();
 
 export function renderTemplate(relativePath: string, view: object): string {
   let template = cache.get(relativePath);
   if (!template) {
-    const spec = precompiled?.[relativePath];
-    template = spec ? handlebars.template(spec) : handlebars.compile(readProjectFile(relativePath), COMPILE_OPTIONS);
+    const source = readProjectFile(relativePath);
+    const entry = precompiled?.[relativePath];
+    // A template edited after the build is compiled from its source: the output never lags behind it.
+    template = entry?.source === source ? runtime.template(entry.spec) : (compiler ??= precompiled ? withHelpers(require('handlebars') as Handlebars) : runtime).compile(source, COMPILE_OPTIONS);
     cache.set(relativePath, template);
   }
   return template(view);
@@ -42,9 +53,15 @@ export function readProjectFile(relativePath: string): string {
   return readFileSync(join(packageRoot(), 'templates', 'project', relativePath), 'utf8');
 }
 
-function loadPrecompiled(): Record<string, TemplateSpec> | undefined {
+function withHelpers(base: Handlebars): Handlebars {
+  const instance = base.create();
+  instance.registerHelper('json', (value: unknown) => JSON.stringify(value));
+  return instance;
+}
+
+function loadPrecompiled(): Record<string, PrecompiledTemplate> | undefined {
   try {
-    return require(fileURLToPath(PRECOMPILED_TEMPLATES)) as Record<string, TemplateSpec>;
+    return require(fileURLToPath(PRECOMPILED_TEMPLATES)) as Record<string, PrecompiledTemplate>;
   } catch {
     return undefined;
   }
