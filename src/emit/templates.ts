@@ -40,13 +40,19 @@ const cache = new Map<string, HandlebarsTemplateDelegate>();
 export function renderTemplate(relativePath: string, view: object): string {
   let template = cache.get(relativePath);
   if (!template) {
-    const source = readProjectFile(relativePath);
-    const entry = precompiled?.[relativePath];
-    // A template edited after the build is compiled from its source: the output never lags behind it.
-    template = entry?.source === source ? runtime.template(entry.spec) : (compiler ??= precompiled ? withHelpers(require('handlebars') as Handlebars) : runtime).compile(source, COMPILE_OPTIONS);
+    template = loadTemplate(relativePath);
     cache.set(relativePath, template);
   }
   return template(view);
+}
+
+function loadTemplate(relativePath: string): HandlebarsTemplateDelegate {
+  const source = readProjectFile(relativePath);
+  const entry = precompiled?.[relativePath];
+  // A template edited after the build is compiled from its source: the output never lags behind it.
+  if (entry?.source === source) return runtime.template(entry.spec);
+  compiler ??= precompiled ? withHelpers(require('handlebars') as Handlebars) : runtime;
+  return compiler.compile(source, COMPILE_OPTIONS);
 }
 
 export function readProjectFile(relativePath: string): string {
