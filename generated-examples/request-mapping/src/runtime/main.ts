@@ -6,7 +6,7 @@ import type { Hooks } from './hooks.js';
 import { callerCredentialsConfig, unknownCallerSchemes } from './caller-credentials.js';
 import { readDataText, readJsonFile } from './data-file.js';
 import { createLogger, type Logger } from './log.js';
-import { secretForms, serverSecrets } from './redact.js';
+import { serverRedactionForms } from './redact.js';
 import { createServerFactory } from './server.js';
 import { parseCatalogText } from './tool-table.js';
 import { ToolRegistry } from './tools.js';
@@ -38,7 +38,7 @@ export async function main({ catalogUrl, argv = process.argv.slice(2), env: give
   if (flags.port !== undefined) config.http.port = flags.port;
   if (flags.host !== undefined) config.http.host = flags.host;
   const { header: catalog, tools } = parseCatalogText(readDataText(catalogUrl));
-  const secrets = secretForms(serverSecrets(catalog, env)); // env is a snapshot: computed once, not per log line
+  const secrets = serverRedactionForms(catalog, env); // env is a snapshot: computed once, not per log line
   const log = createLogger(config.logLevel, () => secrets);
   if (!config.baseUrl && !catalog.baseUrl) {
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });

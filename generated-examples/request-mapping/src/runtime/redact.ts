@@ -29,8 +29,8 @@ export function secretForms(secrets: readonly string[]): string[] {
 }
 
 /**
- * The server's own secrets in all their forms, worked out once per environment snapshot: the environment
- * is read at start-up, so they do not change between calls.
+ * The server's own secrets in all their forms, worked out once per environment snapshot and catalog: the
+ * environment is read at start-up, so they do not change between calls. Tool results and log lines share them.
  */
 const serverForms = new WeakMap<object, WeakMap<object, { secrets: Set<string>; forms: string[] }>>();
 
@@ -45,6 +45,11 @@ function serverSecretForms(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJ
     byCatalog.set(catalog.securitySchemes, cached);
   }
   return cached;
+}
+
+/** What the server's log redacts: its own secrets, in every form (see serverSecretForms). */
+export function serverRedactionForms(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): readonly string[] {
+  return serverSecretForms(catalog, env).forms;
 }
 
 function redactableForms(secrets: readonly string[]): string[] {
