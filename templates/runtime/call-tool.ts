@@ -3,6 +3,7 @@ import type { AppliedCredentials } from './auth.js';
 import type { CatalogHeader, CatalogTool } from './catalog.js';
 import type { RuntimeConfig } from './config.js';
 import { runAfterResponse, runBeforeRequest, type Hooks } from './hooks.js';
+import { DEFAULT_USER_AGENT } from './http-client.js';
 import type { Logger } from './log.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
@@ -77,6 +78,7 @@ async function callToolUnredacted(
     maxBytes: deps.config.maxResponseBytes,
     maxRetries: deps.config.maxRetries,
     label,
+    userAgent: userAgentOf(catalog),
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
@@ -104,6 +106,13 @@ function parseJsonOr(text: string): unknown {
     return text;
   }
 }
+
+/** `<server name>/<version> openapi-to-mcp`: some APIs (GitHub's among them) refuse requests without one. */
+function userAgentOf(catalog: CatalogHeader): string {
+  return (userAgents.get(catalog) ?? userAgents.set(catalog, `${catalog.server.name}/${catalog.server.version} ${DEFAULT_USER_AGENT}`).get(catalog))!;
+}
+
+const userAgents = new WeakMap<CatalogHeader, string>();
 
 /** API_BASE_URL wins; then the operation's own server; then the spec's default server. */
 export function baseUrlFor(tool: CatalogTool, catalog: CatalogHeader, config: RuntimeConfig): string | undefined {

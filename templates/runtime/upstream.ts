@@ -7,13 +7,16 @@
  * within the one `timeoutMs` budget, so a retried call never takes longer than an unretried one may.
  */
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
+import { sendWithFetch, sendWithNodeHttp, type SendRequest, type UpstreamResponse } from './http-client.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, type RetryPolicy } from './retry.js';
 
 export interface UpstreamOptions {
-  /** Injected for tests; defaults to the global fetch. */
+  /** Sends through this fetch instead of node:http (tests inject one; so may a project's own code). */
   fetch?: typeof fetch;
+  /** The User-Agent header when the request sets none. */
+  userAgent?: string;
   /** Budget for the whole exchange: every attempt, redirect and wait between retries. */
   timeoutMs: number;
   /** The MCP request's cancellation signal. */
@@ -41,7 +44,7 @@ export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Pr
   try {
     for (;;) {
       phase = 'send';
-      const outcome = await fetchFollowingSameOrigin(opts.fetch ?? fetch, req, signal);
+      const outcome = await sendFollowingSameOrigin(senderFor(opts), req, signal);
       if (outcome.kind === 'refused') return errorResult(withHistory(outcome.message, history));
       const { response } = outcome;
       let note = historyNote(history);
@@ -50,14 +53,14 @@ export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Pr
           {
             method: req.method,
             status: response.status,
-            retryAfter: response.headers.get('retry-after'),
+            retryAfter: response.header('retry-after'),
             retriesMade: history.retriesMade,
             remainingMs: deadline - Date.now(),
           },
           policy,
         );
         if (decision.retry) {
-          await discardBody(response);
+          await response.discard();
           history.statuses.push(response.status);
           await sleep(decision.waitMs, signal);
           history.retriesMade++;
@@ -124,6 +127,10 @@ const idleControllers: Array<{ controller: AbortController; uses: number }> = []
 const MAX_IDLE_CONTROLLERS = 64;
 const MAX_SIGNAL_USES = 8;
 
+function senderFor(opts: UpstreamOptions): SendRequest {
+  return opts.fetch ? sendWithFetch(opts.fetch) : sendWithNodeHttp(opts.userAgent);
+}
+
 function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {
   return {
     maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
@@ -153,26 +160,22 @@ function withHistory(message: string, history: AttemptHistory): string {
 
 type Phase = 'send' | 'read';
 
-type FetchOutcome = { kind: 'response'; response: Response } | { kind: 'refused'; message: string };
+type SendOutcome = { kind: 'response'; response: UpstreamResponse } | { kind: 'refused'; message: string };
 
 /**
- * fetch's own redirect handling would follow a redirect anywhere, taking the credential headers along.
- * Redirects are followed by hand instead, and only within the request's origin.
+ * Redirects are followed by hand, and only within the request's origin: following one anywhere (as fetch
+ * would) takes the credential headers along.
  */
-async function fetchFollowingSameOrigin(
-  doFetch: typeof fetch,
-  req: BuiltRequest,
-  signal: AbortSignal,
-): Promise<FetchOutcome> {
+async function sendFollowingSameOrigin(send: SendRequest, req: BuiltRequest, signal: AbortSignal): Promise<SendOutcome> {
   let url = req.url;
   let method = req.method;
   let body = req.body;
   let headers = req.headers;
   for (let followed = 0; ; followed++) {
-    const response = await doFetch(url, { method, headers, body: toBodyInit(body), redirect: 'manual', signal });
-    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    const response = await send({ method, url, headers, body, signal });
+    const location = REDIRECT_STATUSES.has(response.status) ? response.header('location') : null;
     if (location === null) return { kind: 'response', response };
-    await discardBody(response);
+    await response.discard();
 
     // Worked out only here: most calls are never redirected.
     const origin = originOf(req.url);
@@ -199,15 +202,6 @@ async function fetchFollowingSameOrigin(
   }
 }
 
-/**
- * With the DOM lib, fetch's types only accept byte views over a plain ArrayBuffer, while BuiltRequest
- * says `Uint8Array` (which could, in theory, sit on a SharedArrayBuffer). The runtime only ever builds
- * bodies on plain ArrayBuffers, so this is a type-level conversion only.
- */
-function toBodyInit(body: BuiltRequest['body']): RequestInit['body'] {
-  return body as RequestInit['body'];
-}
-
 function switchesToGet(status: number, method: string): boolean {
   return (
     (status === 303 && method !== 'GET' && method !== 'HEAD') ||
@@ -227,11 +221,6 @@ function withoutHeader(headers: Record<string, string>, name: string): Record<st
   return Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name));
 }
 
-/** A redirect's body is never shown; cancel it so the connection can be released. */
-async function discardBody(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
-}
-
 function originOf(url: string): string {
   try {
     return new URL(url).origin;
@@ -245,10 +234,10 @@ function originOf(url: string): string {
 // ---------------------------------------------------------------------------------------------------
 
 /**
- * fetch reports network failures as `TypeError: fetch failed` with the system error (ECONNREFUSED,
- * ENOTFOUND, ECONNRESET, …) somewhere in its `cause` chain. undici's own socket errors carry codes like
- * UND_ERR_SOCKET that mean little to a reader, so for those the innermost message ("other side closed")
- * is shown instead.
+ * node:http reports network failures with the system error code (ECONNREFUSED, ENOTFOUND, ECONNRESET, …);
+ * fetch, as `TypeError: fetch failed` with that error somewhere in its `cause` chain. undici's own socket
+ * errors carry codes like UND_ERR_SOCKET that mean little to a reader, so for those the innermost message
+ * ("other side closed") is shown instead. Node's ERR_* codes describe a request it refused to send.
  */
 function describeFailure(error: unknown, phase: Phase, origin: string, label: string): string {
   const code = systemErrorCode(error);
@@ -262,7 +251,7 @@ function describeFailure(error: unknown, phase: Phase, origin: string, label: st
 function systemErrorCode(error: unknown): string | undefined {
   for (const candidate of causeChain(error)) {
     const code = candidate.code;
-    if (typeof code === 'string' && /^E[A-Z0-9_]+$/.test(code)) return code;
+    if (typeof code === 'string' && /^E[A-Z0-9_]+$/.test(code) && !code.startsWith('ERR_')) return code;
   }
   return undefined;
 }

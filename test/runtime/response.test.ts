@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { errorResult, responseToResult } from '../../templates/runtime/response.js';
+import { fromFetchResponse } from '../../templates/runtime/http-client.js';
+import { errorResult, responseToResult, type ResponseOptions } from '../../templates/runtime/response.js';
+
+/** The result logic, fed through the fetch adapter (the node:http reader is covered by upstream.test.ts). */
+function toResult(res: Response, opts: ResponseOptions) {
+  return responseToResult(fromFetchResponse(res), opts);
+}
 
 const OPTS = { maxBytes: 1_000, requestLabel: 'GET /pets/7' };
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
@@ -35,12 +41,12 @@ function streamed(chunks: string[]): {
 describe('responseToResult: success', () => {
   it('a JSON object: the text as received plus structuredContent', async () => {
     const text = '{ "id": 7,\n  "name": "Rex" }';
-    const result = await responseToResult(response(text, { headers: { 'content-type': 'application/json' } }), OPTS);
+    const result = await toResult(response(text, { headers: { 'content-type': 'application/json' } }), OPTS);
     expect(result).toEqual({ content: [{ type: 'text', text }], structuredContent: { id: 7, name: 'Rex' } });
   });
 
   it('a JSON array: text only', async () => {
-    const result = await responseToResult(
+    const result = await toResult(
       response('[1,2]', { headers: { 'content-type': 'application/json; charset=utf-8' } }),
       OPTS,
     );
@@ -49,13 +55,13 @@ describe('responseToResult: success', () => {
 
   it('JSON null and scalars: text only', async () => {
     for (const text of ['null', '42', '"x"']) {
-      const result = await responseToResult(response(text, { headers: { 'content-type': 'application/json' } }), OPTS);
+      const result = await toResult(response(text, { headers: { 'content-type': 'application/json' } }), OPTS);
       expect(result).toEqual({ content: [{ type: 'text', text }] });
     }
   });
 
   it('+json types are JSON', async () => {
-    const result = await responseToResult(
+    const result = await toResult(
       response('{"type":"about:blank"}', { headers: { 'content-type': 'application/problem+json' } }),
       OPTS,
     );
@@ -63,18 +69,18 @@ describe('responseToResult: success', () => {
   });
 
   it('invalid JSON with a JSON content type is still a successful text result', async () => {
-    const result = await responseToResult(response('{oops', { headers: { 'content-type': 'application/json' } }), OPTS);
+    const result = await toResult(response('{oops', { headers: { 'content-type': 'application/json' } }), OPTS);
     expect(result).toEqual({ content: [{ type: 'text', text: '{oops' }] });
   });
 
   it('without a content type, a body that parses as JSON is JSON', async () => {
-    const result = await responseToResult(new Response(new TextEncoder().encode('{"a":1}')), OPTS);
+    const result = await toResult(new Response(new TextEncoder().encode('{"a":1}')), OPTS);
     expect(result.structuredContent).toEqual({ a: 1 });
     expect(result.content).toEqual([{ type: 'text', text: '{"a":1}' }]);
   });
 
   it('a text/plain body that looks like JSON is just text', async () => {
-    const result = await responseToResult(response('{"a":1}', { headers: { 'content-type': 'text/plain' } }), OPTS);
+    const result = await toResult(response('{"a":1}', { headers: { 'content-type': 'text/plain' } }), OPTS);
     expect(result).toEqual({ content: [{ type: 'text', text: '{"a":1}' }] });
   });
 
@@ -87,14 +93,14 @@ describe('responseToResult: success', () => {
       'image/svg+xml',
       'application/yaml',
     ]) {
-      const result = await responseToResult(response('<a>b</a>', { headers: { 'content-type': type } }), OPTS);
+      const result = await toResult(response('<a>b</a>', { headers: { 'content-type': type } }), OPTS);
       expect(result).toEqual({ content: [{ type: 'text', text: '<a>b</a>' }] });
     }
   });
 
   it('decodes the declared charset', async () => {
     const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
-    const result = await responseToResult(
+    const result = await toResult(
       response(latin1, { headers: { 'content-type': 'text/plain; charset=iso-8859-1' } }),
       OPTS,
     );
@@ -102,7 +108,7 @@ describe('responseToResult: success', () => {
   });
 
   it('an unknown charset falls back to UTF-8', async () => {
-    const result = await responseToResult(
+    const result = await toResult(
       response('é', { headers: { 'content-type': 'text/plain; charset=x-nonsense' } }),
       OPTS,
     );
@@ -110,19 +116,19 @@ describe('responseToResult: success', () => {
   });
 
   it('image/* → image content', async () => {
-    const result = await responseToResult(response(PNG_BYTES, { headers: { 'content-type': 'image/png' } }), OPTS);
+    const result = await toResult(response(PNG_BYTES, { headers: { 'content-type': 'image/png' } }), OPTS);
     expect(result).toEqual({ content: [{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' }] });
   });
 
   it('audio/* → audio content', async () => {
-    const result = await responseToResult(response(PNG_BYTES, { headers: { 'content-type': 'audio/mpeg' } }), OPTS);
+    const result = await toResult(response(PNG_BYTES, { headers: { 'content-type': 'audio/mpeg' } }), OPTS);
     expect(result).toEqual({ content: [{ type: 'audio', data: PNG_BASE64, mimeType: 'audio/mpeg' }] });
   });
 
   it.each(['application/octet-stream', 'application/pdf', 'application/zip', 'video/mp4'])(
     '%s → embedded resource',
     async (type) => {
-      const result = await responseToResult(response(PNG_BYTES, { headers: { 'content-type': type } }), OPTS);
+      const result = await toResult(response(PNG_BYTES, { headers: { 'content-type': type } }), OPTS);
       expect(result).toEqual({
         content: [{ type: 'resource', resource: { uri: 'upstream://response', mimeType: type, blob: PNG_BASE64 } }],
       });
@@ -130,28 +136,28 @@ describe('responseToResult: success', () => {
   );
 
   it('unknown types are sniffed: text when it decodes, a resource otherwise', async () => {
-    const textual = await responseToResult(
+    const textual = await toResult(
       response('plain words', { headers: { 'content-type': 'application/x-custom' } }),
       OPTS,
     );
     expect(textual.content).toEqual([{ type: 'text', text: 'plain words' }]);
-    const binary = await responseToResult(
+    const binary = await toResult(
       response(PNG_BYTES, { headers: { 'content-type': 'application/x-custom' } }),
       OPTS,
     );
     expect(binary.content[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'application/x-custom' } });
-    const untyped = await responseToResult(new Response(PNG_BYTES), OPTS);
+    const untyped = await toResult(new Response(PNG_BYTES), OPTS);
     expect(untyped.content[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'application/octet-stream' } });
   });
 
   it('204 and empty bodies', async () => {
-    expect(await responseToResult(new Response(null, { status: 204, statusText: 'No Content' }), OPTS)).toEqual({
+    expect(await toResult(new Response(null, { status: 204, statusText: 'No Content' }), OPTS)).toEqual({
       content: [{ type: 'text', text: 'HTTP 204 No Content (empty body)' }],
     });
-    expect(await responseToResult(response('', { headers: { 'content-type': 'application/json' } }), OPTS)).toEqual({
+    expect(await toResult(response('', { headers: { 'content-type': 'application/json' } }), OPTS)).toEqual({
       content: [{ type: 'text', text: 'HTTP 200 OK (empty body)' }],
     });
-    expect(await responseToResult(new Response(null, { status: 202 }), OPTS)).toEqual({
+    expect(await toResult(new Response(null, { status: 202 }), OPTS)).toEqual({
       content: [{ type: 'text', text: 'HTTP 202 (empty body)' }],
     });
   });
@@ -161,7 +167,7 @@ describe('responseToResult: byte cap', () => {
   it('with a content-length, says how many bytes were not shown, and cancels the stream', async () => {
     const { stream, state } = streamed(['a'.repeat(600), 'b'.repeat(600), 'c'.repeat(600)]);
     const res = response(stream, { headers: { 'content-type': 'text/plain', 'content-length': '1800' } });
-    const result = await responseToResult(res, OPTS);
+    const result = await toResult(res, OPTS);
     expect(result).toEqual({
       content: [{ type: 'text', text: `${'a'.repeat(600)}${'b'.repeat(400)}\n…[truncated: 800 more bytes not shown]` }],
     });
@@ -171,7 +177,7 @@ describe('responseToResult: byte cap', () => {
 
   it('without a content-length: "more bytes not shown"', async () => {
     const { stream } = streamed(['x'.repeat(700), 'y'.repeat(700)]);
-    const result = await responseToResult(response(stream, { headers: { 'content-type': 'text/plain' } }), OPTS);
+    const result = await toResult(response(stream, { headers: { 'content-type': 'text/plain' } }), OPTS);
     const text = (result.content[0] as { text: string }).text;
     expect(text).toBe(`${'x'.repeat(700)}${'y'.repeat(300)}\n…[truncated: more bytes not shown]`);
   });
@@ -181,20 +187,20 @@ describe('responseToResult: byte cap', () => {
     const res = response(stream, {
       headers: { 'content-type': 'text/plain', 'content-length': '50', 'content-encoding': 'gzip' },
     });
-    const text = (await responseToResult(res, OPTS)).content[0] as { text: string };
+    const text = (await toResult(res, OPTS)).content[0] as { text: string };
     expect(text.text.endsWith('…[truncated: more bytes not shown]')).toBe(true);
   });
 
   it('exactly maxBytes is not truncated', async () => {
     const body = 'z'.repeat(1_000);
-    expect(await responseToResult(response(body, { headers: { 'content-type': 'text/plain' } }), OPTS)).toEqual({
+    expect(await toResult(response(body, { headers: { 'content-type': 'text/plain' } }), OPTS)).toEqual({
       content: [{ type: 'text', text: body }],
     });
   });
 
   it('truncated JSON has no structuredContent', async () => {
     const json = JSON.stringify({ items: 'x'.repeat(2_000) });
-    const result = await responseToResult(response(json, { headers: { 'content-type': 'application/json' } }), OPTS);
+    const result = await toResult(response(json, { headers: { 'content-type': 'application/json' } }), OPTS);
     expect(result.structuredContent).toBeUndefined();
     expect((result.content[0] as { text: string }).text).toMatch(
       /^\{"items":"x+\n…\[truncated: more bytes not shown\]$/,
@@ -203,7 +209,7 @@ describe('responseToResult: byte cap', () => {
 
   it('a multi-byte character cut by the cap is dropped, not mangled', async () => {
     const body = `${'a'.repeat(999)}é`; // é is 2 bytes: the cap falls inside it
-    const result = await responseToResult(
+    const result = await toResult(
       response(body, { headers: { 'content-type': 'text/plain', 'content-length': '1001' } }),
       OPTS,
     );
@@ -214,7 +220,7 @@ describe('responseToResult: byte cap', () => {
 
   it('a truncated image is described, not sent corrupt', async () => {
     const big = new Uint8Array(1_500);
-    const result = await responseToResult(
+    const result = await toResult(
       response(big, { headers: { 'content-type': 'image/png', 'content-length': '1500' } }),
       OPTS,
     );
@@ -231,7 +237,7 @@ describe('responseToResult: byte cap', () => {
 
 describe('responseToResult: errors', () => {
   it('404 with a JSON body: isError, heading, body, never structuredContent', async () => {
-    const result = await responseToResult(
+    const result = await toResult(
       response('{"error":"not found"}', {
         status: 404,
         statusText: 'Not Found',
@@ -247,7 +253,7 @@ describe('responseToResult: errors', () => {
 
   it('500 with an empty body', async () => {
     expect(
-      await responseToResult(new Response(null, { status: 500, statusText: 'Internal Server Error' }), OPTS),
+      await toResult(new Response(null, { status: 500, statusText: 'Internal Server Error' }), OPTS),
     ).toEqual({
       content: [{ type: 'text', text: 'HTTP 500 Internal Server Error from GET /pets/7' }],
       isError: true,
@@ -256,7 +262,7 @@ describe('responseToResult: errors', () => {
 
   it('quotes only the first 2,000 characters', async () => {
     const body = 'e'.repeat(5_000);
-    const result = await responseToResult(
+    const result = await toResult(
       response(body, {
         status: 400,
         statusText: 'Bad Request',
@@ -271,7 +277,7 @@ describe('responseToResult: errors', () => {
   });
 
   it('a binary error body is described', async () => {
-    const result = await responseToResult(
+    const result = await toResult(
       response(PNG_BYTES, { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'image/png' } }),
       OPTS,
     );

@@ -92,6 +92,18 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       });
       return;
     }
+    case '/one-per-connection': {
+      // Answers the first request on a connection and drops the connection at the second, as a server does
+      // when it closes an idle keep-alive connection just as the client reuses it.
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) {
+        socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' }).end(`{"method":"${req.method}"}`);
+      return;
+    }
     case '/encoded': {
       // ?encoding=gzip|br|deflate&body=pet|big: the body compressed, with the compressed Content-Length.
       const encoding = url.searchParams.get('encoding') ?? 'gzip';
@@ -251,7 +263,7 @@ describe('callUpstream against a local server', () => {
     const result = await callUpstream(get('/reset'), OPTS);
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toBe(
-      `Connection to ${base} failed while reading the response to GET /thing: other side closed`,
+      `Connection to ${base} failed while reading the response to GET /thing: ECONNRESET`,
     );
   });
 
@@ -379,6 +391,60 @@ describe('callUpstream against a local server', () => {
     expect(echo.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(echo.body).toContain('filename="p.png"');
     expect(echo.body).toContain('name="note"');
+  });
+});
+
+describe('callUpstream over node:http', () => {
+  const echo = async (request: BuiltRequest) =>
+    (await callUpstream(request, { ...OPTS, userAgent: 'petstore-mcp/1.0.0 openapi-to-mcp' })).structuredContent as {
+      method: string;
+      headers: Record<string, string>;
+      body: string;
+    };
+
+  it('names itself, asks for compression it can decode, and states body lengths', async () => {
+    const got = await echo(get('/echo'));
+    expect(got.headers['user-agent']).toBe('petstore-mcp/1.0.0 openapi-to-mcp');
+    expect(got.headers['accept-encoding']).toBe('gzip, deflate, br');
+    expect(got.headers['content-length']).toBeUndefined();
+    const body = 'héllo';
+    const posted = await echo({ method: 'POST', url: `${base}/echo`, headers: { 'content-type': 'text/plain' }, body });
+    expect(posted.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(posted.body).toBe(body);
+    const empty = await echo({ method: 'POST', url: `${base}/echo`, headers: {} });
+    expect(empty.headers['content-length']).toBe('0');
+  });
+
+  it("keeps the request's own User-Agent and Accept-Encoding", async () => {
+    const got = await echo(get('/echo', { 'user-agent': 'mine/2', 'accept-encoding': 'identity' }));
+    expect(got.headers['user-agent']).toBe('mine/2');
+    expect(got.headers['accept-encoding']).toBe('identity');
+  });
+
+  it('leaves no listener on the call signal once a call is over', async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 20; i++) expect((await callUpstream(get('/json'), { ...OPTS, signal: controller.signal })).isError).toBeUndefined();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('sends an idempotent request again when a kept-alive connection was closed under it', async () => {
+    // Sequential calls reuse the connection, which the server drops at the second request.
+    for (let i = 0; i < 3; i++) expect((await callUpstream(get('/one-per-connection'), OPTS)).structuredContent).toEqual({ method: 'GET' });
+  });
+
+  it('does not send a POST twice', async () => {
+    // The GET leaves a kept-alive connection behind that has served one request; the POST goes out on it.
+    expect((await callUpstream(get('/one-per-connection'), OPTS)).structuredContent).toEqual({ method: 'GET' });
+    const post: BuiltRequest = { method: 'POST', url: `${base}/one-per-connection`, headers: {}, body: '{}' };
+    const second = await callUpstream(post, OPTS);
+    expect(second.isError).toBe(true);
+    expect((second.content[0] as { text: string }).text).toBe(`Could not reach ${base}: ECONNRESET`);
+  });
+
+  it('a header value node:http refuses is an error result naming the request', async () => {
+    const result = await callUpstream({ method: 'GET', url: `${base}/json`, headers: { 'x-bad': 'a\r\nb' } }, OPTS);
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/^Could not send the request to GET \/thing: Invalid character in header content/);
   });
 });
 

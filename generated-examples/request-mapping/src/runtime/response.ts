@@ -2,6 +2,7 @@
  * Turns an upstream HTTP response into an MCP tool result: JSON as text plus structuredContent, images
  * and audio as such, other binary content as an embedded resource, everything bounded by a byte cap.
  */
+import type { CappedBody, UpstreamResponse } from './http-client.js';
 
 export type ToolContent =
   | { type: 'text'; text: string }
@@ -38,78 +39,28 @@ function textResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
-export async function responseToResult(res: Response, opts: ResponseOptions): Promise<ToolResult> {
+export async function responseToResult(res: UpstreamResponse, opts: ResponseOptions): Promise<ToolResult> {
   const isError = res.status >= 400;
-  const body = await readCapped(res, isError ? Math.min(opts.maxBytes, ERROR_READ_BYTES) : opts.maxBytes);
-  const contentType = res.headers.get('content-type') ?? '';
+  const body = await res.readCapped(isError ? Math.min(opts.maxBytes, ERROR_READ_BYTES) : opts.maxBytes);
+  const contentType = res.header('content-type') ?? '';
   if (isError) return errorResponseResult(res, body, contentType, errorHeading(res, opts));
   if (body.bytes.byteLength === 0 && !body.truncated) return textResult(`${statusLine(res)} (empty body)`);
   return successResult(res, body, contentType, opts.maxBytes);
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Reading
-// ---------------------------------------------------------------------------------------------------
-
-interface CappedBody {
-  bytes: Uint8Array;
-  /** More bytes were available than the cap allowed; the stream was cancelled. */
-  truncated: boolean;
-}
-
-/** Reads at most maxBytes, then cancels the stream so the rest is never downloaded. */
-async function readCapped(res: Response, maxBytes: number): Promise<CappedBody> {
-  if (res.body === null) return { bytes: new Uint8Array(0), truncated: false };
-  // A body that says it fits is read whole, by fetch's own reader (cheaper than a chunk loop in JS); the
-  // cap still holds if the upstream sends more than it announced, since fetch stops at Content-Length.
-  const announced = Number(res.headers.get('content-length') ?? NaN);
-  if (Number.isInteger(announced) && announced <= maxBytes && !res.headers.has('content-encoding')) {
-    return { bytes: new Uint8Array(await res.arrayBuffer()), truncated: false };
-  }
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
-      size = maxBytes;
-      truncated = true;
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  return { bytes: concat(chunks, size), truncated };
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
 /**
  * The full body size, when the response states it. With a Content-Encoding, Content-Length counts the
- * compressed bytes while fetch hands over decompressed ones, so it says nothing useful.
+ * compressed bytes while the body is read decompressed, so it says nothing useful.
  */
-function declaredLength(res: Response): number | undefined {
-  const encoding = res.headers.get('content-encoding');
+function declaredLength(res: UpstreamResponse): number | undefined {
+  const encoding = res.header('content-encoding');
   if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return undefined;
-  const header = res.headers.get('content-length');
+  const header = res.header('content-length');
   if (header === null || !/^\s*\d+\s*$/.test(header)) return undefined;
   return Number(header);
 }
 
-function truncationNote(res: Response, shownBytes: number): string {
+function truncationNote(res: UpstreamResponse, shownBytes: number): string {
   const total = declaredLength(res);
   const remaining = total === undefined ? 0 : total - shownBytes;
   return remaining > 0 ? `…[truncated: ${remaining} more bytes not shown]` : '…[truncated: more bytes not shown]';
@@ -229,7 +180,7 @@ function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
-function statusLine(res: Response): string {
+function statusLine(res: UpstreamResponse): string {
   return res.statusText ? `HTTP ${res.status} ${res.statusText}` : `HTTP ${res.status}`;
 }
 
@@ -238,13 +189,13 @@ function statusLine(res: Response): string {
 // ---------------------------------------------------------------------------------------------------
 
 /** `HTTP 503 Service Unavailable from GET /pets/7 (gave up after 2 retries)`. */
-function errorHeading(res: Response, opts: ResponseOptions): string {
+function errorHeading(res: UpstreamResponse, opts: ResponseOptions): string {
   const heading = `${statusLine(res)} from ${opts.requestLabel}`;
   return opts.errorNote ? `${heading} (${opts.errorNote})` : heading;
 }
 
 /** The heading, then the start of the body. Never structuredContent. */
-function errorResponseResult(res: Response, body: CappedBody, contentType: string, heading: string): ToolResult {
+function errorResponseResult(res: UpstreamResponse, body: CappedBody, contentType: string, heading: string): ToolResult {
   if (body.bytes.byteLength === 0) return errorResult(heading);
   const essence = essenceOf(contentType);
   const textual =
@@ -260,13 +211,13 @@ function errorResponseResult(res: Response, body: CappedBody, contentType: strin
   return errorResult(`${heading}\n\n${excerpt}\n${truncationNote(res, Buffer.byteLength(excerpt))}`);
 }
 
-function describeSize(res: Response, body: CappedBody): string {
+function describeSize(res: UpstreamResponse, body: CappedBody): string {
   const declared = declaredLength(res);
   if (declared !== undefined) return `${declared} bytes`;
   return body.truncated ? `more than ${body.bytes.byteLength} bytes` : `${body.bytes.byteLength} bytes`;
 }
 
-function successResult(res: Response, body: CappedBody, contentType: string, maxBytes: number): ToolResult {
+function successResult(res: UpstreamResponse, body: CappedBody, contentType: string, maxBytes: number): ToolResult {
   const essence = essenceOf(contentType);
   if (isJsonType(essence) || isTextualType(essence)) return textualResult(res, body, contentType);
   if (essence.startsWith('image/')) return mediaResult(res, body, 'image', essence, maxBytes);
@@ -282,7 +233,7 @@ function successResult(res: Response, body: CappedBody, contentType: string, max
  * structuredContent; a JSON content type with invalid JSON is still a successful text result. Without a
  * Content-Type, a body that parses as JSON counts as JSON; with a non-JSON type it is plain text.
  */
-function textualResult(res: Response, body: CappedBody, contentType: string): ToolResult {
+function textualResult(res: UpstreamResponse, body: CappedBody, contentType: string): ToolResult {
   const text = decodeText(body.bytes, contentType, body.truncated);
   if (body.truncated) return textResult(`${text}\n${truncationNote(res, shownBytes(text, body, contentType))}`);
   const essence = essenceOf(contentType);
@@ -299,7 +250,7 @@ function textualResult(res: Response, body: CappedBody, contentType: string): To
  * it is described in text instead of being sent.
  */
 function mediaResult(
-  res: Response,
+  res: UpstreamResponse,
   body: CappedBody,
   kind: 'image' | 'audio' | 'resource',
   mimeType: string,
