@@ -4,8 +4,10 @@
 //   (b) the generated GitHub server (1,223 tools) calling meta_root on the same upstream,
 //   (c) a one-tool SDK v2 McpServer whose tool sends the same upstream GET (bench/one-tool-fetch-server.mjs):
 //       the floor for a server that wraps an API, and the one issue 7's throughput ratio is measured against,
-//   (d) a one-tool SDK v2 McpServer (bench/one-tool-server.mjs) doing a trivial echo, for reference.
-// All servers run side by side and take turns (petstore, GitHub, floor, echo, then again), so a slow moment
+//   (d) the same one-tool server sending that GET with node:http, as generated servers do: with fetch's own
+//       cost out of the comparison, what is left is the SDK's share of the work,
+//   (e) a one-tool SDK v2 McpServer (bench/one-tool-server.mjs) doing a trivial echo, for reference.
+// All servers run side by side and take turns (petstore, GitHub, the floors, echo, then again), so a slow moment
 // on a shared machine falls on every server alike instead of on whichever ran then.
 // Run after `npm run build` (`npm run bench` does both). Everything listens on 127.0.0.1; every process
 // started here is stopped before exit, and a watchdog ends the run if anything hangs.
@@ -22,8 +24,8 @@ const ROUNDS = Math.min(positiveInt(process.env.BENCH_ROUNDS, 5), SECONDS);
 const CONNECTIONS = 100;
 const WARMUP_SECONDS = 2;
 const PROTOCOL = '2026-07-28';
-/** Generous: generate + tsc (GitHub too) + four warm-ups + four servers' turns + start-ups, then it is a hang. */
-const WATCHDOG_MS = (4 * (SECONDS + WARMUP_SECONDS + ROUNDS) + 300) * 1000;
+/** Generous: generate + tsc (GitHub too) + five warm-ups + five servers' turns + start-ups, then it is a hang. */
+const WATCHDOG_MS = (5 * (SECONDS + WARMUP_SECONDS + ROUNDS) + 300) * 1000;
 
 /** USER_HZ: the unit of /proc/<pid>/stat CPU times; 100 on every mainstream Linux. */
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond();
@@ -74,6 +76,8 @@ async function main() {
   // The floor for a server that wraps an API: the same upstream request from a one-tool SDK server.
   const oneToolFetch = await startMcpServer('one-tool-fetch', process.execPath, [join(REPO, 'bench', 'one-tool-fetch-server.mjs')], { API_BASE_URL: upstream.url });
   contenders.push({ label: 'one-tool SDK McpServer: same upstream GET', server: oneToolFetch, tool: 'meta_root', args: {}, expected: /doggie/ });
+  const oneToolNodeHttp = await startMcpServer('one-tool-node-http', process.execPath, [join(REPO, 'bench', 'one-tool-fetch-server.mjs')], { API_BASE_URL: upstream.url, UPSTREAM_CLIENT: 'node:http' });
+  contenders.push({ label: 'one-tool SDK McpServer: same upstream GET via node:http', server: oneToolNodeHttp, tool: 'meta_root', args: {}, expected: /doggie/ });
 
   const oneTool = await startMcpServer('one-tool', process.execPath, [join(REPO, 'bench', 'one-tool-server.mjs')], {});
   contenders.push({ label: 'one-tool SDK McpServer: echo', server: oneTool, tool: 'echo', args: { text: 'hi' }, expected: /"hi"/ });
@@ -267,7 +271,7 @@ function printTable(rows) {
   const generatedRows = rows.filter((r) => !floors.includes(r));
   const mib = (kib) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(1)} MiB`);
   const ratioRow = (generated, floor) => [
-    `ratio ${generated.label.split(':')[0]} / ${floor.label.split(':')[0]}${floor.label.includes('upstream') ? ' (same upstream GET)' : ' (echo)'}`,
+    `ratio ${generated.label.split(':')[0]} / ${floor.label.replace('McpServer: ', '')}`,
     ratio(generated.requestsPerSecond, floor.requestsPerSecond),
     ratio(generated.p50, floor.p50),
     ratio(generated.p99, floor.p99),
@@ -303,11 +307,15 @@ function printTable(rows) {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table.slice(1)) console.log(format(row));
   const github = generatedRows.find((r) => r.label.includes('GitHub'));
-  const fetchFloor = floors.find((r) => r.label.includes('upstream'));
+  const fetchFloor = floors.find((r) => r.label.endsWith('same upstream GET'));
+  const nodeHttpFloor = floors.find((r) => r.label.endsWith('via node:http'));
   if (github && fetchFloor) {
     const r = github.requestsPerSecond / fetchFloor.requestsPerSecond;
     const perTurn = github.turnRequestsPerSecond.map((rps, i) => (rps / fetchFloor.turnRequestsPerSecond[i]).toFixed(2));
     console.log(`issue 7: HTTP throughput, 1,223 tools vs one-tool SDK server doing the same upstream GET: ${github.requestsPerSecond.toFixed(0)} / ${fetchFloor.requestsPerSecond.toFixed(0)} req/s = ${r.toFixed(2)}x (target >= 0.9x: ${r >= 0.9 ? 'ok' : 'not met'}); turn by turn: ${perTurn.join(', ')}`);
+  }
+  if (github && nodeHttpFloor) {
+    console.log(`  and vs the one-tool server sending it with node:http too: ${github.requestsPerSecond.toFixed(0)} / ${nodeHttpFloor.requestsPerSecond.toFixed(0)} req/s = ${(github.requestsPerSecond / nodeHttpFloor.requestsPerSecond).toFixed(2)}x`);
   }
   console.log('');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
-import { parseCatalogText } from '../../templates/runtime/tool-table.js';
+import { parseCatalog } from '../../templates/runtime/tool-table.js';
 import { dataJson } from '../../src/emit/data-json.js';
 
 function tool(name: string, extra: Partial<CatalogTool> = {}): CatalogTool {
@@ -28,12 +28,12 @@ function catalogWith(tools: CatalogTool[]): Catalog {
   };
 }
 
-describe('parseCatalogText', () => {
+describe('parseCatalog', () => {
   const catalog = catalogWith([tool('listPets'), tool('get"Pet"'), tool('deletePet')]);
   const text = dataJson(catalog as unknown as Record<string, unknown>, ['defs', 'tools']);
 
   it('reads the generator layout: the header at once, the tools by name and index, equal to a full parse', () => {
-    const { header, tools } = parseCatalogText(text);
+    const { header, tools } = parseCatalog(Buffer.from(text));
     const { tools: expectedTools, ...expectedHeader } = JSON.parse(text) as Catalog;
     expect(header).toEqual(expectedHeader);
     expect(tools.length).toBe(3);
@@ -46,15 +46,24 @@ describe('parseCatalogText', () => {
 
   it('reads any other layout of the same JSON with one full parse', () => {
     for (const other of [JSON.stringify(catalog, null, 2), JSON.stringify(catalog)]) {
-      const { header, tools } = parseCatalogText(other);
+      const { header, tools } = parseCatalog(Buffer.from(other));
       expect(header.server.name).toBe('s');
       expect(tools.names()).toEqual(['listPets', 'get"Pet"', 'deletePet']);
       expect(tools.at(1)).toEqual(catalog.tools[1]);
     }
   });
 
+  it('reads lines edited by hand with UTF-8 characters, and names with escapes', () => {
+    const edited = text.replace('"name":"listPets"', '"name":"lïstPets"').replace('"Pet"', '"Pét ✓"');
+    const { header, tools } = parseCatalog(Buffer.from(edited, 'utf8'));
+    expect(tools.names()).toEqual(['lïstPets', 'get"Pet"', 'deletePet']);
+    expect(tools.at(0).name).toBe('lïstPets');
+    expect(tools.at(1)).toEqual(catalog.tools[1]);
+    expect(header).toEqual((({ tools: _, ...rest }) => rest)(JSON.parse(edited) as Catalog));
+  });
+
   it('reads a catalog without tools', () => {
-    const { header, tools } = parseCatalogText(dataJson(catalogWith([]) as unknown as Record<string, unknown>, ['defs', 'tools']));
+    const { header, tools } = parseCatalog(Buffer.from(dataJson(catalogWith([]) as unknown as Record<string, unknown>, ['defs', 'tools'])));
     expect(tools.length).toBe(0);
     expect(header.defs['Pet']).toBeDefined();
   });

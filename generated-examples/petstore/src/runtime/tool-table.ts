@@ -5,6 +5,8 @@
  * start of each line, so lookups by name never parse a tool they do not return.
  */
 import type { Catalog, CatalogHeader, CatalogTool } from './catalog.js';
+import { isAscii } from 'node:buffer';
+import { decodeData } from './data-file.js';
 
 export interface ToolTable {
   readonly length: number;
@@ -27,53 +29,102 @@ export function toolTableOf(tools: readonly CatalogTool[]): ToolTable {
 }
 
 /**
- * Splits catalog.json text into its header and a lazily parsed tool table. Falls back to one full parse
- * when the text is not in the generator's layout (a catalog reformatted by hand still works).
+ * Splits catalog.json bytes into its header and a lazily parsed tool table. Only the header is decoded up
+ * front; each tool's line is decoded and parsed when first needed, so a cold start touches the text of the
+ * tools its first tools/list shows and no more. Falls back to one full parse when the bytes are not in the
+ * generator's layout (a catalog reformatted by hand still works).
  */
-export function parseCatalogText(text: string): { header: CatalogHeader; tools: ToolTable } {
-  return splitLayout(text) ?? wholeParse(text);
+export function parseCatalog(bytes: Buffer): { header: CatalogHeader; tools: ToolTable } {
+  return splitLayout(bytes) ?? wholeParse(decodeData(bytes));
 }
 
 const TOOLS_OPEN = '"tools":[';
 const NAME_AT_LINE_START = /^\{"name":("(?:[^"\\]|\\.)*")/;
+const NEWLINE = 0x0a;
+const CLOSING_BRACKET = 0x5d;
+/** Enough of a line to hold `{"name":"…"` for the names the generator writes; longer ones read the whole line. */
+const HEAD_BYTES = 128;
 
-function splitLayout(text: string): { header: CatalogHeader; tools: ToolTable } | undefined {
-  const open = text.indexOf(`\n${TOOLS_OPEN}\n`);
+function splitLayout(bytes: Buffer): { header: CatalogHeader; tools: ToolTable } | undefined {
+  const open = bytes.indexOf(`\n${TOOLS_OPEN}\n`, 0, 'latin1');
   if (open < 0) return undefined;
-  const first = open + TOOLS_OPEN.length + 2;
-  const close = text.indexOf('\n]', first - 1);
-  if (close < 0) return undefined;
-  const lines = close > first ? text.slice(first, close).split('\n') : [];
+  const starts: number[] = [];
+  const ends: number[] = [];
   const names: string[] = [];
-  for (const line of lines) {
-    const match = NAME_AT_LINE_START.exec(line);
-    if (!match) return undefined;
-    names.push(JSON.parse(match[1]!) as string);
+  // One tool per line up to the line that closes the list (a raw newline only ever separates lines: JSON
+  // escapes the ones inside strings).
+  let start = open + TOOLS_OPEN.length + 2;
+  for (; start < bytes.length && bytes[start] !== CLOSING_BRACKET; ) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    if (newline < 0) return undefined;
+    const name = nameAtLineStart(bytes, start, newline);
+    if (name === undefined) return undefined;
+    starts.push(start);
+    ends.push(newline);
+    names.push(name);
+    start = newline + 1;
   }
+  if (start >= bytes.length) return undefined;
+  const close = start - 1;
   let header: CatalogHeader & { tools?: unknown };
   try {
-    header = JSON.parse(`${text.slice(0, open + 1)}"tools":[]${text.slice(close + 2)}`) as CatalogHeader & { tools?: unknown };
+    header = JSON.parse(`${decodeData(bytes.subarray(0, open + 1))}"tools":[]${decodeData(bytes.subarray(close + 2))}`) as CatalogHeader & { tools?: unknown };
   } catch {
     return undefined;
   }
   delete header.tools;
-  return { header, tools: lazyTable(lines, names) };
+  return { header, tools: lazyTable(names, lineReader(bytes, starts, ends)) };
 }
 
-function lazyTable(lines: string[], names: string[]): ToolTable {
-  const parsed: Array<CatalogTool | undefined> = new Array(lines.length);
+/** The name a tool line starts with (`{"name":"…"`), read from the start of the line only. */
+function nameAtLineStart(bytes: Buffer, start: number, end: number): string | undefined {
+  const head = bytes.toString('latin1', start, Math.min(end, start + HEAD_BYTES));
+  const quoted = (NAME_AT_LINE_START.exec(head) ?? NAME_AT_LINE_START.exec(bytes.toString('latin1', start, end)))?.[1];
+  if (quoted === undefined) return undefined;
+  // Generated names are plain ASCII; anything else goes through JSON (escapes) and UTF-8 decoding.
+  if (/^"[\w.-]*"$/.test(quoted)) return quoted.slice(1, -1);
+  return JSON.parse(decodeData(Buffer.from(quoted, 'latin1'))) as string;
+}
+
+/**
+ * Decodes tool lines a block at a time (most reads walk the catalog in order, page by page), handing out
+ * each line as a slice of its block. A block with non-ASCII bytes is decoded line by line instead, where
+ * byte offsets and character offsets part ways.
+ */
+function lineReader(bytes: Buffer, starts: readonly number[], ends: readonly number[]): (index: number) => string {
+  let block = '';
+  let blockFrom = 0;
+  let blockTo = 0;
+  return (i) => {
+    const from = starts[i]!;
+    const to = ends[i]!;
+    if (from < blockFrom || to > blockTo) {
+      const blockEnd = Math.max(to, Math.min(from + BLOCK_BYTES, ends[ends.length - 1]!));
+      const raw = bytes.subarray(from, blockEnd);
+      if (!isAscii(raw)) return decodeData(bytes.subarray(from, to));
+      block = raw.toString('latin1');
+      blockFrom = from;
+      blockTo = blockEnd;
+    }
+    return block.slice(from - blockFrom, to - blockFrom);
+  };
+}
+
+const BLOCK_BYTES = 256 * 1024;
+
+function lazyTable(names: string[], lineText: (index: number) => string): ToolTable {
+  const parsed: Array<CatalogTool | undefined> = new Array(names.length);
   const index = indexByName(names);
   return {
-    length: lines.length,
+    length: names.length,
     names: () => names,
     indexOf: (name) => index.get(name) ?? -1,
     at: (i) => {
       let tool = parsed[i];
       if (tool === undefined) {
-        const line = lines[i]!;
+        const line = lineText(i);
         tool = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as CatalogTool;
         parsed[i] = tool;
-        lines[i] = ''; // the text is not needed once parsed
       }
       return tool;
     },

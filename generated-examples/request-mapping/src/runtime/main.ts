@@ -1,20 +1,21 @@
 /** Entry point shared by every generated server: parse flags, load the catalog, start a transport. */
 import type { CatalogHeader, ToolMode } from './catalog.js';
 import type { SearchIndex } from './search.js';
-import { readConfig } from './config.js';
+import { readConfig, type RuntimeConfig } from './config.js';
 import type { Hooks } from './hooks.js';
-import { callerCredentialsConfig, unknownCallerSchemes } from './caller-credentials.js';
-import { readDataText, readJsonFile } from './data-file.js';
+import { readDataAhead, readJsonFile } from './data-file.js';
 import { createLogger, type Logger } from './log.js';
 import { serverRedactionForms } from './redact.js';
 import { createServerFactory } from './server.js';
-import { parseCatalogText } from './tool-table.js';
+import { parseCatalog } from './tool-table.js';
 import { ToolRegistry } from './tools.js';
 import { startStdio } from './stdio.js';
-import { createUpstreamAuth, type UpstreamAuth } from './upstream-auth.js';
+import type { UpstreamAuth } from './upstream-auth.js';
 
 export interface MainOptions {
   catalogUrl: URL;
+  /** catalog.json's bytes, when the entry point started reading them already (see readDataAhead). */
+  catalogBytes?: Promise<Buffer>;
   argv?: string[];
   env?: NodeJS.ProcessEnv;
   /** The project's src/hooks.ts exports. */
@@ -25,7 +26,7 @@ const USAGE = `usage: <server> [--http] [--port N] [--host H]
   (no flags)  serve MCP over stdio
   --http      serve Streamable HTTP (stateless) on http://127.0.0.1:$PORT/mcp (default port 3000)`;
 
-export async function main({ catalogUrl, argv = process.argv.slice(2), env: givenEnv = process.env, hooks }: MainOptions): Promise<void> {
+export async function main({ catalogUrl, catalogBytes, argv = process.argv.slice(2), env: givenEnv = process.env, hooks }: MainOptions): Promise<void> {
   // A plain copy: the configuration is read at start-up, and every tool call looks variables up (credentials,
   // secrets to redact), which on process.env itself costs a trip into the C++ environment each time.
   const env: NodeJS.ProcessEnv = { ...givenEnv };
@@ -37,7 +38,7 @@ export async function main({ catalogUrl, argv = process.argv.slice(2), env: give
   const config = readConfig(env);
   if (flags.port !== undefined) config.http.port = flags.port;
   if (flags.host !== undefined) config.http.host = flags.host;
-  const { header: catalog, tools } = parseCatalogText(readDataText(catalogUrl));
+  const { header: catalog, tools } = parseCatalog(await (catalogBytes ?? readDataAhead(catalogUrl)));
   const secrets = serverRedactionForms(catalog, env); // env is a snapshot: computed once, not per log line
   const log = createLogger(config.logLevel, () => secrets);
   if (!config.baseUrl && !catalog.baseUrl) {
@@ -46,9 +47,13 @@ export async function main({ catalogUrl, argv = process.argv.slice(2), env: give
   const registry = new ToolRegistry({ header: catalog, tools });
   const mode = toolMode(env['MCP_TOOL_MODE'], catalog.toolMode);
   const searchIndex = lazy(() => readJsonFile<SearchIndex>(new URL('search-index.json', catalogUrl)));
-  const upstreamAuth = createUpstreamAuth({ catalog, env, timeoutMs: config.timeoutMs });
-  if (flags.http) describeCallerCredentials(catalog, env, upstreamAuth, config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined, log);
-  const factory = createServerFactory({ registry, config, env, log, upstreamAuth, ...(hooks ? { hooks } : {}) }, { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']) });
+  // Per-caller credentials only exist over HTTP. A stdio server builds its upstream auth (token cache and
+  // all) on its first call, so its cold start does not load those modules.
+  const upstreamAuth = flags.http ? await httpUpstreamAuth(catalog, env, config, log) : undefined;
+  const factory = createServerFactory(
+    { registry, config, env, log, ...(upstreamAuth ? { upstreamAuth } : {}), ...(hooks ? { hooks } : {}) },
+    { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']) },
+  );
   log.debug('tool mode', { mode, tools: registry.size });
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for: a stdio
   // server's cold start does not pay for it.
@@ -56,8 +61,24 @@ export async function main({ catalogUrl, argv = process.argv.slice(2), env: give
   else startStdio(factory, log);
 }
 
+/** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */
+async function httpUpstreamAuth(catalog: CatalogHeader, env: NodeJS.ProcessEnv, config: RuntimeConfig, log: Logger): Promise<UpstreamAuth> {
+  const [{ createUpstreamAuth }, callerCredentials] = await Promise.all([import('./upstream-auth.js'), import('./caller-credentials.js')]);
+  const auth = createUpstreamAuth({ catalog, env, timeoutMs: config.timeoutMs });
+  const endpointProtected = config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined;
+  describeCallerCredentials(catalog, env, auth, endpointProtected, log, callerCredentials);
+  return auth;
+}
+
 /** Says at start-up which request headers carry per-caller credentials (names only, never values). */
-function describeCallerCredentials(catalog: CatalogHeader, env: NodeJS.ProcessEnv, auth: UpstreamAuth, endpointProtected: boolean, log: Logger): void {
+function describeCallerCredentials(
+  catalog: CatalogHeader,
+  env: NodeJS.ProcessEnv,
+  auth: UpstreamAuth,
+  endpointProtected: boolean,
+  log: Logger,
+  { callerCredentialsConfig, unknownCallerSchemes }: typeof import('./caller-credentials.js'),
+): void {
   const unknown = unknownCallerSchemes(callerCredentialsConfig(catalog.callerCredentials, env), catalog.securitySchemes);
   if (unknown.length > 0) log.warn('caller credentials name unknown security schemes; they are ignored', { schemes: unknown });
   if (auth.callerHeaders.size === 0) return;
