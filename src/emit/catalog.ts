@@ -1,6 +1,7 @@
 /** ApiModel + ToolModel[] → the runtime's Catalog (catalog.json in the generated project). */
 import type { CallerCredentialsConfig, Catalog, CatalogSecurityScheme, CatalogTool, ToolMode } from '../../templates/runtime/catalog.js';
 import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
+import { dataJson } from './data-json.js';
 import { envName, envVar } from './names.js';
 
 export interface ServerIdentity {
@@ -33,6 +34,13 @@ export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identit
     securitySchemes: catalogSecuritySchemes(api.securitySchemes),
     ...(modes.callerCredentials && modes.callerCredentials.mode !== 'off' ? { callerCredentials: knownSchemesOnly(modes.callerCredentials, api.securitySchemes) } : {}),
   };
+}
+
+/** catalog.json: the tool names ahead of the shared schemas, then one line per schema and per tool. */
+export function catalogFileText(catalog: Catalog): string {
+  const { defs, tools, ...head } = catalog;
+  const withNames = { ...head, toolNames: tools.map((t) => t.name), defs, tools };
+  return dataJson(withNames as unknown as Record<string, unknown>, ['defs', 'tools']);
 }
 
 function catalogTool(tool: ToolModel): CatalogTool {

@@ -6,9 +6,8 @@ import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { ResolvedOptions } from '../options.js';
 import { codePointCompare } from '../util/stable.js';
 import { generatorVersion, packageRoot } from '../util/package-root.js';
-import { buildCatalog } from './catalog.js';
+import { buildCatalog, catalogFileText } from './catalog.js';
 import { clientSnippets } from './clients.js';
-import { dataJson } from './data-json.js';
 import { toolNamesModule } from './code.js';
 import { environmentVariables } from './env-vars.js';
 import { authView } from './auth-docs.js';
@@ -69,7 +68,7 @@ export async function planProject(api: ApiModel, tools: readonly ToolModel[], op
     { path: '.gitignore', contents: readProjectFile('gitignore') },
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
-    { path: 'catalog.json', contents: dataJson(catalog as unknown as Record<string, unknown>, ['defs', 'tools']) },
+    { path: 'catalog.json', contents: catalogFileText(catalog) },
     { path: 'search-index.json', contents: `${JSON.stringify(operationSearchIndex(tools))}\n` },
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
     { path: 'src/tools.ts', contents: await toolNamesModule(tools, header) },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
 import { parseCatalog } from '../../templates/runtime/tool-table.js';
+import { catalogFileText } from '../../src/emit/catalog.js';
 import { dataJson } from '../../src/emit/data-json.js';
 
 function tool(name: string, extra: Partial<CatalogTool> = {}): CatalogTool {
@@ -60,6 +61,25 @@ describe('parseCatalog', () => {
     expect(tools.at(0).name).toBe('lïstPets');
     expect(tools.at(1)).toEqual(catalog.tools[1]);
     expect(header).toEqual((({ tools: _, ...rest }) => rest)(JSON.parse(edited) as Catalog));
+  });
+
+  it('starts from the name list the generator writes, reading no tool line before it is needed', () => {
+    const written = catalogFileText(catalog);
+    expect(written).toContain('"toolNames":["listPets","get\\"Pet\\"","deletePet"]');
+    const { header, tools } = parseCatalog(Buffer.from(written));
+    const { tools: expectedTools, toolNames: _names, ...expectedHeader } = JSON.parse(written) as Catalog;
+    expect(header).toEqual(expectedHeader);
+    expect(tools.names()).toEqual(['listPets', 'get"Pet"', 'deletePet']);
+    expect(tools.indexOf('deletePet')).toBe(2);
+    expect(tools.at(2)).toEqual(expectedTools[2]);
+    expect([0, 1].map((i) => tools.at(i))).toEqual(expectedTools.slice(0, 2));
+  });
+
+  it('says so when the name list and the tool lines disagree (a catalog edited by hand)', () => {
+    const renamed = parseCatalog(Buffer.from(catalogFileText(catalog).replace('{"name":"deletePet"', '{"name":"removePet"')));
+    expect(() => renamed.tools.at(2)).toThrow('catalog.json lists tool 3 as "deletePet" but its line is "removePet": regenerate the server');
+    const short = parseCatalog(Buffer.from(catalogFileText(catalog).replace('"toolNames":["listPets",', '"toolNames":["listPets","extra",')));
+    expect(() => short.tools.at(3)).toThrow('catalog.json names more tools than it has lines for');
   });
 
   it('reads a catalog without tools', () => {

@@ -157,6 +157,11 @@ export interface Catalog {
   baseUrl?: string;
   /** Why there is no usable default base URL, shown at start-up. */
   baseUrlNote?: string;
+  /**
+   * The tools' names in order, written by the generator ahead of the tools: a server starts from these and
+   * never reads a tool's line before it needs that tool (tool-table.ts). Absent from catalogs made by hand.
+   */
+  toolNames?: string[];
   defs: Record<string, JsonSchema>;
   /** One per line in catalog.json, so the server can parse them one at a time (tool-table.ts). */
   tools: CatalogTool[];

@@ -41,31 +41,17 @@ export function parseCatalog(bytes: Buffer): { header: CatalogHeader; tools: Too
 const TOOLS_OPEN = '"tools":[';
 const NAME_AT_LINE_START = /^\{"name":("(?:[^"\\]|\\.)*")/;
 const NEWLINE = 0x0a;
-const CLOSING_BRACKET = 0x5d;
 /** Enough of a line to hold `{"name":"…"` for the names the generator writes; longer ones read the whole line. */
 const HEAD_BYTES = 128;
 
 function splitLayout(bytes: Buffer): { header: CatalogHeader; tools: ToolTable } | undefined {
   const open = bytes.indexOf(`\n${TOOLS_OPEN}\n`, 0, 'latin1');
   if (open < 0) return undefined;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const names: string[] = [];
-  // One tool per line up to the line that closes the list (a raw newline only ever separates lines: JSON
-  // escapes the ones inside strings).
-  let start = open + TOOLS_OPEN.length + 2;
-  for (; start < bytes.length && bytes[start] !== CLOSING_BRACKET; ) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    if (newline < 0) return undefined;
-    const name = nameAtLineStart(bytes, start, newline);
-    if (name === undefined) return undefined;
-    starts.push(start);
-    ends.push(newline);
-    names.push(name);
-    start = newline + 1;
-  }
-  if (start >= bytes.length) return undefined;
-  const close = start - 1;
+  const first = open + TOOLS_OPEN.length + 2;
+  // The tools are the only list written one entry per line, so the last line-initial `]` closes it (a raw
+  // newline only ever separates lines: JSON escapes the ones inside strings).
+  const close = bytes.lastIndexOf('\n]', undefined, 'latin1');
+  if (close < first - 1) return undefined;
   let header: CatalogHeader & { tools?: unknown };
   try {
     header = JSON.parse(`${decodeData(bytes.subarray(0, open + 1))}"tools":[]${decodeData(bytes.subarray(close + 2))}`) as CatalogHeader & { tools?: unknown };
@@ -73,7 +59,60 @@ function splitLayout(bytes: Buffer): { header: CatalogHeader; tools: ToolTable }
     return undefined;
   }
   delete header.tools;
-  return { header, tools: lazyTable(names, lineReader(bytes, starts, ends)) };
+  const names = header.toolNames;
+  delete header.toolNames;
+  const listed = isNameList(names);
+  const lines = listed ? lazyLines(bytes, first, close) : scannedLines(bytes, first, close);
+  if (lines === undefined) return undefined;
+  return { header, tools: lazyTable(listed ? names : lines.names!, lineReader(bytes, lines, close)) };
+}
+
+function isNameList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((name) => typeof name === 'string');
+}
+
+/** Where each tool's line starts and ends, found as far as asked: the catalog listed the names already. */
+interface ToolLines {
+  /** The byte range of line `index`; undefined when the list has fewer lines. */
+  range(index: number): [number, number] | undefined;
+  /** Set when the names were read from the lines themselves. */
+  names?: string[];
+}
+
+function lazyLines(bytes: Buffer, first: number, close: number): ToolLines {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let next = first;
+  return {
+    range: (index) => {
+      while (starts.length <= index && next < close) {
+        const newline = bytes.indexOf(NEWLINE, next);
+        const end = newline < 0 || newline > close ? close : newline;
+        starts.push(next);
+        ends.push(end);
+        next = end + 1;
+      }
+      return index < starts.length ? [starts[index]!, ends[index]!] : undefined;
+    },
+  };
+}
+
+/** A catalog without a name list (one made by hand): every line is found, and its name read, up front. */
+function scannedLines(bytes: Buffer, first: number, close: number): ToolLines | undefined {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const names: string[] = [];
+  for (let start = first; start < close; ) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline < 0 || newline > close ? close : newline;
+    const name = nameAtLineStart(bytes, start, end);
+    if (name === undefined) return undefined;
+    starts.push(start);
+    ends.push(end);
+    names.push(name);
+    start = end + 1;
+  }
+  return { range: (index) => (index < starts.length ? [starts[index]!, ends[index]!] : undefined), names };
 }
 
 /** The name a tool line starts with (`{"name":"…"`), read from the start of the line only. */
@@ -91,15 +130,16 @@ function nameAtLineStart(bytes: Buffer, start: number, end: number): string | un
  * each line as a slice of its block. A block with non-ASCII bytes is decoded line by line instead, where
  * byte offsets and character offsets part ways.
  */
-function lineReader(bytes: Buffer, starts: readonly number[], ends: readonly number[]): (index: number) => string {
+function lineReader(bytes: Buffer, lines: ToolLines, close: number): (index: number) => string {
   let block = '';
   let blockFrom = 0;
   let blockTo = 0;
   return (i) => {
-    const from = starts[i]!;
-    const to = ends[i]!;
+    const range = lines.range(i);
+    if (range === undefined) throw new Error(`catalog.json names more tools than it has lines for: regenerate the server`);
+    const [from, to] = range;
     if (from < blockFrom || to > blockTo) {
-      const blockEnd = Math.max(to, Math.min(from + BLOCK_BYTES, ends[ends.length - 1]!));
+      const blockEnd = Math.max(to, Math.min(from + BLOCK_BYTES, close));
       const raw = bytes.subarray(from, blockEnd);
       if (!isAscii(raw)) return decodeData(bytes.subarray(from, to));
       block = raw.toString('latin1');
@@ -114,16 +154,19 @@ const BLOCK_BYTES = 256 * 1024;
 
 function lazyTable(names: string[], lineText: (index: number) => string): ToolTable {
   const parsed: Array<CatalogTool | undefined> = new Array(names.length);
-  const index = indexByName(names);
+  let index: Map<string, number> | undefined; // built on the first lookup: listing needs none
   return {
     length: names.length,
     names: () => names,
-    indexOf: (name) => index.get(name) ?? -1,
+    indexOf: (name) => (index ??= indexByName(names)).get(name) ?? -1,
     at: (i) => {
       let tool = parsed[i];
       if (tool === undefined) {
         const line = lineText(i);
         tool = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as CatalogTool;
+        if (tool.name !== names[i]) {
+          throw new Error(`catalog.json lists tool ${i + 1} as "${names[i]}" but its line is "${tool.name}": regenerate the server`);
+        }
         parsed[i] = tool;
       }
       return tool;
