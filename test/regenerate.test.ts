@@ -106,7 +106,7 @@ describe.skipIf(!existsSync(CLI))('regeneration', () => {
     expect(surfaceDiff(withConfig.stderr)).toEqual([
       'openapi-to-mcp: tool surface changed since the last generation: 0 added, 1 removed, 0 renamed, 2 changed (1 breaking)',
       '  - getStats (GET /admin/stats) BREAKING: tool removed',
-      '  ~ listPets (GET /pets) title, annotations changed',
+      '  ~ listPets (GET /pets) title changed',
       '  ~ showPetById (GET /pets/{petId}) description changed',
     ]);
     expect(withConfig.stderr).toContain('  skipped getStats (GET /admin/stats): excluded by exclude in openapi-to-mcp.config.json');

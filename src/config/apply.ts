@@ -169,7 +169,6 @@ function withOverrides(tool: ToolModel, xMcp: XMcpModel | undefined, placed: Pla
 
 function override(tool: ToolModel, o: ToolOverride): ToolModel {
   const annotations: ToolAnnotations = { ...tool.annotations, ...(o.annotations ?? {}) };
-  if (o.title !== undefined) annotations.title = o.title;
   return {
     ...tool,
     ...(o.name !== undefined ? { name: o.name } : {}),

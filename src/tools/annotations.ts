@@ -1,4 +1,8 @@
-/** MCP tool hints derived from HTTP method semantics (RFC 9110 §9.2), in one table. */
+/**
+ * MCP tool hints derived from HTTP method semantics (RFC 9110 §9.2), in one table. The title is the tool's
+ * own `title`, not repeated here: `annotations.title` predates it, and every protocol revision this server
+ * speaks (2025-11-25, 2026-07-28) has the top-level field, which clients prefer.
+ */
 import type { HttpMethod, ToolAnnotations } from '../ir/types.js';
 
 const BY_METHOD: Record<HttpMethod, Omit<ToolAnnotations, 'title'>> = {
@@ -12,6 +16,6 @@ const BY_METHOD: Record<HttpMethod, Omit<ToolAnnotations, 'title'>> = {
   patch: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
 };
 
-export function annotationsFor(method: HttpMethod, title?: string): ToolAnnotations {
-  return title ? { title, ...BY_METHOD[method] } : { ...BY_METHOD[method] };
+export function annotationsFor(method: HttpMethod): ToolAnnotations {
+  return { ...BY_METHOD[method] };
 }

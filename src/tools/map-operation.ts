@@ -47,7 +47,7 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
     inputSchema,
     defs: transitiveDefs(inputSchema, defs),
     ...(op.output && ctx.outputSchemas ? { outputSchema: op.output.schema, ...(op.output.wrap ? { wrapOutput: true } : {}) } : {}),
-    annotations: annotationsFor(op.method, op.summary ? oneLine(op.summary) : undefined),
+    annotations: annotationsFor(op.method),
     request: requestPlan(op, names.params, names.body),
     ...(security ? { security } : {}),
     ...(op.operationId ? { operationId: op.operationId } : {}),

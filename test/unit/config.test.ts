@@ -87,7 +87,8 @@ describe('applyConfig', () => {
     });
     const tool = r.tools.find((t) => t.source.path === '/pets/{id}' && t.source.method === 'get')!;
     expect(tool).toMatchObject({ name: 'get_pet', title: 'One pet', description: 'from route' });
-    expect(tool.annotations).toMatchObject({ title: 'One pet', readOnlyHint: false, idempotentHint: true });
+    expect(tool.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    expect(tool.annotations).not.toHaveProperty('title'); // the title is the tool's own, not repeated in annotations
   });
 
   it('reports values and keys that match nothing, invalid names and collisions as errors', async () => {
