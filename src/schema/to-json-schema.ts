@@ -184,22 +184,62 @@ function withoutDescription(schema: JsonSchema): JsonSchema {
 }
 
 export function trimDescription(text: string, max = MAX_SCHEMA_DESCRIPTION): string {
-  const clean = text.trim().replace(/\r\n/g, '\n').replace(/\n{3,}/g, '\n\n');
+  const clean = plainPunctuation(text).trim().replace(/\r\n/g, '\n').replace(/\n{3,}/g, '\n\n');
   if (clean.length <= max) return clean;
   const cut = clean.slice(0, max);
   const sentenceEnd = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.\n'));
-  return `${sentenceEnd > max / 2 ? cut.slice(0, sentenceEnd + 1) : cut.trimEnd()}…`;
+  return `${sentenceEnd > max / 2 ? cut.slice(0, sentenceEnd + 1) : cut.trimEnd()}...`;
 }
+
+/**
+ * Typographic punctuation (curly quotes, dashes, ellipses, odd spaces) as its ASCII twin: the same text for a
+ * model, and tool lists in Latin-script languages then serialize as one-byte strings, which the server
+ * stringifies and encodes about a third faster than two-byte ones (a single such character makes the whole
+ * tools/list answer two-byte).
+ */
+export function plainPunctuation(text: string): string {
+  return text.replace(TYPOGRAPHIC, (ch) => ASCII_TWIN[ch] ?? ch);
+}
+
+const ASCII_TWIN: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201a': "'",
+  '\u201b': "'",
+  '\u2032': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u201f': '"',
+  '\u2033': '"',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2013': '-',
+  '\u2014': '--',
+  '\u2015': '--',
+  '\u2212': '-',
+  '\u2026': '...',
+  '\u2022': '*',
+  '\u00a0': ' ',
+  '\u2002': ' ',
+  '\u2003': ' ',
+  '\u2009': ' ',
+  '\u202f': ' ',
+  '\u200b': '',
+  '\ufeff': '',
+};
+const TYPOGRAPHIC = new RegExp(`[${Object.keys(ASCII_TWIN).join('')}]`, 'g');
 
 /** The first sentence of a description (or its start, cut at a word), for properties inside schemas. */
 export function firstSentence(text: string, max = MAX_NESTED_DESCRIPTION): string {
-  const clean = text.trim().replace(/\s+/g, ' ');
+  const clean = plainPunctuation(text).trim().replace(/\s+/g, ' ');
   const end = sentenceEnd(clean);
   const sentence = end >= 0 ? clean.slice(0, end + 1) : clean;
   if (sentence.length <= max) return sentence;
   const cut = sentence.slice(0, max);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, '')}…`;
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[,;:]$/, '')}...`;
 }
 
 /** Index of the period ending the first sentence: one followed by the end, or by a space and a capital letter. */

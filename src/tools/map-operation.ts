@@ -3,7 +3,7 @@ import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { JsonSchema, OperationModel, ParameterModel, RequestPlan, SecuritySchemeModel, ToolModel } from '../ir/types.js';
 import { createParameter } from '../ir/factory.js';
 import { transitiveDefs } from '../schema/refs.js';
-import { trimDescription } from '../schema/to-json-schema.js';
+import { plainPunctuation, trimDescription } from '../schema/to-json-schema.js';
 import type { BodyPlan, ParamPlan } from '../../templates/runtime/catalog.js';
 import { annotationsFor } from './annotations.js';
 import { assignArgumentNames } from './arguments.js';
@@ -125,5 +125,5 @@ function toolDescription(op: OperationModel): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return plainPunctuation(text).replace(/\s+/g, ' ').trim();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
-import { SchemaConverter } from '../../src/schema/to-json-schema.js';
+import { firstSentence, plainPunctuation, SchemaConverter, trimDescription } from '../../src/schema/to-json-schema.js';
 import { transitiveDefs } from '../../src/schema/refs.js';
 
 function converter(document: Record<string, unknown> = {}) {
@@ -72,5 +72,22 @@ describe('OpenAPI schema → JSON Schema 2020-12', () => {
     const { c, diags } = converter();
     expect(c.convert({ $ref: 'other.yaml#/X' }, '#/p')).toHaveProperty('description');
     expect(diags.all.map((d) => d.code)).toEqual(['OTM_UNRESOLVED_REF']);
+  });
+});
+
+describe('descriptions in plain punctuation', () => {
+  it('turns typographic quotes, dashes, ellipses and odd spaces into their ASCII twins, and nothing else', () => {
+    expect(plainPunctuation('It\u2019s \u201cquoted\u201d \u2013 a range 1\u20132 \u2014 aside\u2026\u00a0done\u200b')).toBe(
+      'It\'s "quoted" - a range 1-2 -- aside... done',
+    );
+    expect(plainPunctuation('Café, naïve, 東京, emoji 😀')).toBe('Café, naïve, 東京, emoji 😀');
+  });
+
+  it('keeps a tool list of Latin-script text in one-byte characters, cut marks included', () => {
+    const long = `${'A sentence\u2019s worth. '.repeat(200)}`;
+    for (const text of [trimDescription(long, 300), firstSentence(`${'word '.repeat(100)}end.`, 50)]) {
+      expect(text.endsWith('...')).toBe(true);
+      expect([...text].every((ch) => ch.charCodeAt(0) <= 0xff)).toBe(true);
+    }
   });
 });
