@@ -207,6 +207,25 @@ describe('OAuth 2 client credentials against a local token endpoint', () => {
     }
   });
 
+  it('a token the API refuses (401) is dropped: the call gets a new one and is sent once more, and later calls use it', async () => {
+    upstream.respond((req) =>
+      req.headers['authorization'] === 'Bearer machine-at-1'
+        ? { status: 401, headers: { 'content-type': 'application/json' }, body: '{"message":"token revoked"}' }
+        : { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' },
+    );
+    as.onToken((_req, n) => ({ body: { access_token: `machine-at-${n}`, token_type: 'Bearer', expires_in: 3600 } }));
+    const client = await connectModernStdio(project.entry, clientEnv());
+    try {
+      const first = await call(client, 'getMachine');
+      expect(first.isError, text(first)).toBeFalsy();
+      expect((await call(client, 'getMachine')).isError).toBeFalsy();
+      expect(upstream.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer machine-at-1', 'Bearer machine-at-2', 'Bearer machine-at-2']);
+      expect(as.requests).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a ready token wins over the client credentials: no token request, even when the token URL is unreachable', async () => {
     const client = await connectModernStdio(project.entry, { ...clientEnv(), MACHINE_AUTH_TOKEN: 'ready-machine-token', MACHINE_AUTH_TOKEN_URL: 'http://127.0.0.1:9/token' });
     try {

@@ -60,6 +60,16 @@ describe('client credentials tokens', () => {
     expect(await tokens.token(request)).toBe('short-2');
   });
 
+  it('forgets a token the API refused, and only that one', async () => {
+    const tokens = new ClientCredentialsTokens({ timeoutMs: 5000 });
+    expect(await tokens.token(request)).toBe('at-1');
+    tokens.invalidate(request, 'some-older-token'); // another call's stale token: the cached one stays
+    expect(await tokens.token(request)).toBe('at-1');
+    tokens.invalidate(request, 'at-1');
+    expect(await tokens.token(request)).toBe('at-2');
+    expect(as.requests).toHaveLength(2);
+  });
+
   it('concurrent calls share one token request', async () => {
     as.onToken((_req, n) => ({ body: { access_token: `at-${n}`, expires_in: 3600 }, delayMs: 100 }));
     const tokens = new ClientCredentialsTokens({ timeoutMs: 5000 });

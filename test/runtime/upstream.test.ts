@@ -104,6 +104,11 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' }).end(`{"method":"${req.method}"}`);
       return;
     }
+    case '/needs-fresh-token':
+      // Refuses every bearer token but the fresh one.
+      if (req.headers.authorization === 'Bearer fresh') res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      else res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' }).end('{"message":"Bad credentials"}');
+      return;
     case '/encoded': {
       // ?encoding=gzip|br|deflate&body=pet|big: the body compressed, with the compressed Content-Length.
       const encoding = url.searchParams.get('encoding') ?? 'gzip';
@@ -445,6 +450,47 @@ describe('callUpstream over node:http', () => {
     const result = await callUpstream({ method: 'GET', url: `${base}/json`, headers: { 'x-bad': 'a\r\nb' } }, OPTS);
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(/^Could not send the request to GET \/thing: Invalid character in header content/);
+  });
+});
+
+describe('callUpstream after a 401', () => {
+  const stale = () => get('/needs-fresh-token', { authorization: 'Bearer revoked', 'x-other': 'kept' });
+
+  it('sends the request once more with the fresh credentials onUnauthorized gives', async () => {
+    let asked = 0;
+    const onUnauthorized = async () => {
+      asked++;
+      return { authorization: 'Bearer fresh' };
+    };
+    expect(await callUpstream(stale(), { ...OPTS, onUnauthorized })).toEqual({
+      content: [{ type: 'text', text: '{"ok":true}' }],
+      structuredContent: { ok: true },
+    });
+    expect(asked).toBe(1);
+  });
+
+  it('asks once: a 401 to the fresh credentials stands, and says they were tried', async () => {
+    let asked = 0;
+    const onUnauthorized = async () => {
+      asked++;
+      return { authorization: 'Bearer also-refused' };
+    };
+    expect(await callUpstream(stale(), { ...OPTS, onUnauthorized })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'HTTP 401 Unauthorized from GET /thing (sent again with a fresh access token after HTTP 401)\n\n{"message":"Bad credentials"}',
+        },
+      ],
+      isError: true,
+    });
+    expect(asked).toBe(1);
+  });
+
+  it('without new credentials (or without the hook), the 401 is the result', async () => {
+    const expected = { content: [{ type: 'text', text: 'HTTP 401 Unauthorized from GET /thing\n\n{"message":"Bad credentials"}' }], isError: true };
+    expect(await callUpstream(stale(), { ...OPTS, onUnauthorized: async () => undefined })).toEqual(expected);
+    expect(await callUpstream(stale(), OPTS)).toEqual(expected);
   });
 });
 

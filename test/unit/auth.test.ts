@@ -31,7 +31,7 @@ function tokenRecorder() {
 
 describe('runtime credentials: environment', () => {
   it('sends nothing for public operations', async () => {
-    expect(applied(await resolveCredentials([], schemes, { env: { KEY_API_KEY: 'k' } }))).toEqual({ headers: {}, query: [], cookies: [], secrets: [] });
+    expect(applied(await resolveCredentials([], schemes, { env: { KEY_API_KEY: 'k' } }))).toEqual({ headers: {}, query: [], cookies: [], secrets: [], tokens: [] });
   });
 
   it('uses the first alternative whose credentials are all configured', async () => {

@@ -63,6 +63,15 @@ export class ClientCredentialsTokens {
     return fetching;
   }
 
+  /**
+   * Forgets `token` after the API refused it (HTTP 401: revoked, or rotated before its stated expiry), so the
+   * next call gets a new one. A newer token another call already got is kept.
+   */
+  invalidate(request: TokenRequest, token: string): void {
+    const key = cacheKey(request);
+    if (this.cache.get(key)?.token === token) this.cache.delete(key);
+  }
+
   private async fetchAndCache(key: string, request: TokenRequest, previous: CachedToken | undefined): Promise<string> {
     try {
       const entry = await this.fetchToken(request);

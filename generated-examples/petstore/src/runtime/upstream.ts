@@ -30,16 +30,23 @@ export interface UpstreamOptions {
   maxRetryWaitMs?: number;
   /** First backoff step without Retry-After; doubles per retry. Default DEFAULT_RETRY_BASE_DELAY_MS. */
   retryBaseDelayMs?: number;
+  /**
+   * Called once when the API answers 401, for credentials to send instead (a fresh client-credentials token):
+   * the headers it returns replace the request's, and the request is sent once more. Undefined: no new ones.
+   */
+  onUnauthorized?: () => Promise<Record<string, string> | undefined>;
 }
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Promise<ToolResult> {
+export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions): Promise<ToolResult> {
   const { signal, timedOut, release } = callSignal(opts.signal, opts.timeoutMs);
   const deadline = Date.now() + opts.timeoutMs;
   const policy = retryPolicyOf(opts);
-  const history: AttemptHistory = { retriesMade: 0, statuses: [] };
+  const history: AttemptHistory = { retriesMade: 0, statuses: [], reauthorized: false };
+  let req = request;
+  let askedForCredentials = false;
   let phase: Phase = 'send';
   try {
     for (;;) {
@@ -47,6 +54,16 @@ export async function callUpstream(req: BuiltRequest, opts: UpstreamOptions): Pr
       const outcome = await sendFollowingSameOrigin(senderFor(opts), req, signal);
       if (outcome.kind === 'refused') return errorResult(withHistory(outcome.message, history));
       const { response } = outcome;
+      if (response.status === 401 && opts.onUnauthorized && !askedForCredentials) {
+        askedForCredentials = true;
+        const headers = await opts.onUnauthorized();
+        if (headers !== undefined) {
+          await response.discard();
+          history.reauthorized = true;
+          req = { ...req, headers: { ...req.headers, ...headers } };
+          continue;
+        }
+      }
       let note = historyNote(history);
       if (isRetryableStatus(response.status)) {
         const decision = decideRetry(
@@ -143,14 +160,23 @@ function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {
 interface AttemptHistory {
   retriesMade: number;
   statuses: number[];
+  /** A 401 was answered by sending the request again with fresh credentials. */
+  reauthorized: boolean;
 }
 
-/** `after 2 retries; earlier attempts got HTTP 503, 503`, or undefined when nothing was retried. */
+/**
+ * `after 2 retries; earlier attempts got HTTP 503, 503`, `sent again with a fresh access token after HTTP 401`,
+ * or undefined when the request went out once.
+ */
 function historyNote(history: AttemptHistory): string | undefined {
-  if (history.retriesMade === 0) return undefined;
-  const retries = history.retriesMade === 1 ? '1 retry' : `${history.retriesMade} retries`;
-  const earlier = history.statuses.length === 1 ? 'the earlier attempt' : 'earlier attempts';
-  return `after ${retries}; ${earlier} got HTTP ${history.statuses.join(', ')}`;
+  const notes: string[] = [];
+  if (history.reauthorized) notes.push('sent again with a fresh access token after HTTP 401');
+  if (history.retriesMade > 0) {
+    const retries = history.retriesMade === 1 ? '1 retry' : `${history.retriesMade} retries`;
+    const earlier = history.statuses.length === 1 ? 'the earlier attempt' : 'earlier attempts';
+    notes.push(`after ${retries}; ${earlier} got HTTP ${history.statuses.join(', ')}`);
+  }
+  return notes.length === 0 ? undefined : notes.join('; ');
 }
 
 function withHistory(message: string, history: AttemptHistory): string {

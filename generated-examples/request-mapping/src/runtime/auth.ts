@@ -14,6 +14,8 @@ export interface AppliedCredentials {
   cookies: Array<[string, string]>;
   /** Every credential value sent (and the forms it may be echoed in), so results can be redacted. */
   secrets: string[];
+  /** The client-credentials tokens this request carries, so one the API refuses can be forgotten. */
+  tokens: Array<{ request: TokenRequest; token: string }>;
 }
 
 export interface CredentialSources {
@@ -134,12 +136,14 @@ function withTrailingSlash(url: string): string {
 
 /** Puts the chosen credentials on the request; fetches client-credentials tokens (may throw). */
 async function applyCredentials(credentials: readonly SchemeCredential[], sources: Pick<CredentialSources, 'fetchToken'>): Promise<AppliedCredentials> {
-  const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], secrets: [] };
+  const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], secrets: [], tokens: [] };
   for (const credential of credentials) {
     if (credential.source === 'basic') {
       applyBasic(credential.username, credential.password, applied);
     } else if (credential.source === 'client-credentials') {
-      applyValue(credential.scheme, await fetchSchemeToken(credential.scheme, credential.request, sources), applied);
+      const token = await fetchSchemeToken(credential.scheme, credential.request, sources);
+      applyValue(credential.scheme, token, applied);
+      applied.tokens.push({ request: credential.request, token });
     } else {
       applyValue(credential.scheme, credential.value, applied);
     }

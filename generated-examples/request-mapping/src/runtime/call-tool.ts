@@ -9,7 +9,7 @@ import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js
 import { errorResult, type ToolResult } from './response.js';
 import { redactCallResult } from './redact.js';
 import { callUpstream } from './upstream.js';
-import { credentialsForCall, upstreamAuthOf, type UpstreamAuth } from './upstream-auth.js';
+import { credentialsForCall, upstreamAuthOf, type CallContext, type UpstreamAuth } from './upstream-auth.js';
 import type { ToolRegistry } from './tools.js';
 
 export interface CallDeps {
@@ -56,7 +56,8 @@ async function callToolUnredacted(
   }
   const catalog = deps.registry.catalog;
   const auth = upstreamAuthOf(deps, deps.upstreamAuth, () => ({ catalog, env: deps.env, timeoutMs: deps.config.timeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}) }));
-  const credentials = await credentialsForCall(auth, tool, { catalog, env: deps.env, baseUrl, log: deps.log, ...(requestHeaders ? { requestHeaders } : {}) });
+  const context = { catalog, env: deps.env, baseUrl, log: deps.log, ...(requestHeaders ? { requestHeaders } : {}) };
+  const credentials = await credentialsForCall(auth, tool, context);
   if (!credentials.ok) return errorResult(credentials.message);
   sent.push(...credentials.applied.secrets);
   let request: BuiltRequest;
@@ -78,6 +79,7 @@ async function callToolUnredacted(
     maxBytes: deps.config.maxResponseBytes,
     maxRetries: deps.config.maxRetries,
     label,
+    ...(credentials.applied.tokens.length > 0 ? { onUnauthorized: () => freshTokenHeaders(auth, tool, context, credentials.applied, sent) } : {}),
     userAgent: userAgentOf(catalog),
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -85,6 +87,25 @@ async function callToolUnredacted(
   deps.log.debug('upstream call', { tool: tool.name, request: label, ms: Date.now() - started, isError: result.isError === true });
   const final = withStructuredContent(tool, result);
   return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args, request, result: final }) : final;
+}
+
+/**
+ * After a 401 to a request that carried client-credentials tokens: those tokens are forgotten (revoked, or
+ * rotated before their stated expiry) and the credentials resolved again, which gets new ones. The headers
+ * to send instead, or undefined when no new credentials could be had (the 401 then stands).
+ */
+async function freshTokenHeaders(
+  auth: UpstreamAuth,
+  tool: CatalogTool,
+  context: CallContext,
+  refused: AppliedCredentials,
+  sent: string[],
+): Promise<Record<string, string> | undefined> {
+  for (const { request, token } of refused.tokens) auth.tokens.invalidate(request, token);
+  const again = await credentialsForCall(auth, tool, context);
+  if (!again.ok) return undefined;
+  sent.push(...again.applied.secrets);
+  return again.applied.headers;
 }
 
 /**
