@@ -8,10 +8,6 @@ import { readFile } from 'node:fs/promises';
  * through UTF-8 decoding, which for a multi-megabyte catalog costs tens of milliseconds of every cold start.
  * A file edited by hand with non-ASCII characters still reads correctly, as UTF-8.
  */
-export function readDataText(url: URL): string {
-  return decodeData(readFileSync(url));
-}
-
 export function decodeData(bytes: Buffer): string {
   return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
@@ -27,5 +23,5 @@ export function readDataAhead(url: URL): Promise<Buffer> {
 }
 
 export function readJsonFile<T>(url: URL): T {
-  return JSON.parse(readDataText(url)) as T;
+  return JSON.parse(decodeData(readFileSync(url))) as T;
 }

@@ -99,20 +99,14 @@ function lazyLines(bytes: Buffer, first: number, close: number): ToolLines {
 
 /** A catalog without a name list (one made by hand): every line is found, and its name read, up front. */
 function scannedLines(bytes: Buffer, first: number, close: number): ToolLines | undefined {
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const lines = lazyLines(bytes, first, close);
   const names: string[] = [];
-  for (let start = first; start < close; ) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    const end = newline < 0 || newline > close ? close : newline;
-    const name = nameAtLineStart(bytes, start, end);
+  for (let i = 0, range = lines.range(0); range !== undefined; range = lines.range(++i)) {
+    const name = nameAtLineStart(bytes, range[0], range[1]);
     if (name === undefined) return undefined;
-    starts.push(start);
-    ends.push(end);
     names.push(name);
-    start = end + 1;
   }
-  return { range: (index) => (index < starts.length ? [starts[index]!, ends[index]!] : undefined), names };
+  return { range: lines.range, names };
 }
 
 /** The name a tool line starts with (`{"name":"…"`), read from the start of the line only. */
@@ -176,6 +170,7 @@ function lazyTable(names: string[], lineText: (index: number) => string): ToolTa
 
 function wholeParse(text: string): { header: CatalogHeader; tools: ToolTable } {
   const { tools, ...header } = JSON.parse(text) as Catalog;
+  delete header.toolNames; // as the layout reader does: the names come from the tools themselves
   return { header, tools: toolTableOf(tools) };
 }
 

@@ -136,9 +136,10 @@ function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): {
  * Controllers whose signal never fired, kept for the next few calls: in Node 20 creating an AbortSignal costs
  * more CPU than the rest of a small call's own work, and each one is a native object the GC must track.
  * Reuse is safe because a signal only ever goes from not-aborted to aborted, and an aborted one is dropped.
- * Each use is bounded: fetch leaves a listener on the signal for every request, removed only once that
- * request is garbage-collected, so a signal reused without end would collect thousands of them (slower to add
- * to, and a MaxListenersExceededWarning). Aborting a finished request does nothing.
+ * Each use is bounded: the node:http sender removes its listener when the body is read, but fetch (the
+ * injected sender) leaves one on the signal for every request until that request is garbage-collected, so a
+ * signal reused without end would collect thousands of them (slower to add to, and a
+ * MaxListenersExceededWarning). Aborting a finished request does nothing.
  */
 const idleControllers: Array<{ controller: AbortController; uses: number }> = [];
 const MAX_IDLE_CONTROLLERS = 64;
