@@ -84,7 +84,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   if (!planned.catalog.baseUrl) {
     stageDiags.warn('OTM_NO_SERVER', api.dialect === 'swagger-2.0' ? '#/host' : '#/servers', `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`);
   }
-  const surface = settledLater(surfaceReport(planned.catalog));
+  const surface = settledLater(surfaceReport(planned.catalog, planned.listedInModeAll));
   const formatting = settledLater(formatFiles(planned.files));
   const validationDiags = await validate();
   timer('validate');

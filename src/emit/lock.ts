@@ -26,7 +26,8 @@ export interface Lock {
 
 export function lockFile(files: readonly EmittedFile[], catalog: Catalog, generatorVersion: string): EmittedFile {
   const tools: Record<string, LockedTool> = {};
-  for (const tool of catalog.tools) tools[tool.name] = lockedTool(tool, catalog);
+  const defsJson = defsJsonOf(catalog);
+  for (const tool of catalog.tools) tools[tool.name] = lockedTool(tool, catalog, defsJson);
   const lock: Lock = {
     generator: 'openapi-to-mcp',
     generatorVersion,
@@ -36,15 +37,33 @@ export function lockFile(files: readonly EmittedFile[], catalog: Catalog, genera
   return { path: LOCK_FILE, contents: `${JSON.stringify(lock, null, 2)}\n` };
 }
 
-export function lockedTool(tool: CatalogTool, catalog: Catalog): LockedTool {
-  const defs = tool.defs.map((d) => catalog.defs[d]);
+/**
+ * `defsJson`: the JSON of each shared schema, which a large API's tools share by the thousand (defsJsonOf).
+ * The hashes are of `JSON.stringify([tool.inputSchema, defs])` and `JSON.stringify([tool, defs])`, put
+ * together from those pieces.
+ */
+export function lockedTool(tool: CatalogTool, catalog: Catalog, defsJson = defsJsonOf(catalog)): LockedTool {
+  const defs = `[${tool.defs.map(defsJson).join(',')}]`;
   return {
     operation: `${tool.request.method} ${tool.request.path}`,
-    inputHash: hash([tool.inputSchema, defs]),
-    hash: hash([tool, defs]),
+    inputHash: hash(`[${JSON.stringify(tool.inputSchema)},${defs}]`),
+    hash: hash(`[${JSON.stringify(tool)},${defs}]`),
   };
 }
 
-function hash(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+/** Each shared schema's JSON, stringified once; `null` for a name the catalog lacks, as in an array. */
+function defsJsonOf(catalog: Catalog): (name: string) => string {
+  const cache = new Map<string, string>();
+  return (name) => {
+    let json = cache.get(name);
+    if (json === undefined) {
+      json = JSON.stringify(Object.hasOwn(catalog.defs, name) ? catalog.defs[name] : null) ?? 'null';
+      cache.set(name, json);
+    }
+    return json;
+  };
+}
+
+function hash(json: string): string {
+  return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }

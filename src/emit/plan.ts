@@ -14,7 +14,8 @@ import { authView } from './auth-docs.js';
 import { slugify, toSemver } from './names.js';
 import { readProjectFile, renderTemplate } from './templates.js';
 import { GENERATED_DEPENDENCIES } from './versions.js';
-import { chooseCore, chooseToolMode, operationSearchIndex, type ToolModeChoice } from './tool-modes.js';
+import { chooseCore, chooseToolMode, listedInModeAll, operationSearchIndex, type ToolModeChoice } from './tool-modes.js';
+import { serializedListingText } from '../../templates/runtime/listing-bytes.js';
 import type { PublishConfig } from '../config/types.js';
 import { publishFiles, publishView } from './publish.js';
 
@@ -28,6 +29,8 @@ export const LOCK_FILE = 'openapi-to-mcp.lock.json';
 export interface EmitResult {
   files: EmittedFile[];
   catalog: Catalog;
+  /** Every tool's tools/list entry in mode all, stringified, in catalog order (tools-list.json's lines). */
+  listedInModeAll: string[];
   packageName: string;
   toolMode: ToolModeChoice;
 }
@@ -40,7 +43,8 @@ export async function planProject(api: ApiModel, tools: readonly ToolModel[], op
   const coreNamed = options.core.length > 0 || options.coreTags.length > 0;
   const identity = { name: packageName, version, title: `${oneLine(api.title)} (MCP)`, instructions: instructionsFor(api, tools) };
   const inModeAll = buildCatalog(api, tools, identity, baseUrl, note, { toolMode: 'all', core: [], callerCredentials: options.callerCredentials });
-  const toolMode = chooseToolMode(options.toolMode, coreNamed, inModeAll);
+  const listed = listedInModeAll(inModeAll);
+  const toolMode = chooseToolMode(options.toolMode, coreNamed, listed);
   const core = toolMode.mode === 'hybrid' || coreNamed ? chooseCore(tools, options.core, options.coreTags) : [];
   const catalog: Catalog = { ...inModeAll, toolMode: toolMode.mode, core };
   const envVars = environmentVariables(catalog);
@@ -70,13 +74,14 @@ export async function planProject(api: ApiModel, tools: readonly ToolModel[], op
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
     { path: 'catalog.json', contents: catalogFileText(catalog) },
     { path: 'search-index.json', contents: `${JSON.stringify(operationSearchIndex(tools))}\n` },
+    { path: 'tools-list.json', contents: serializedListingText(listed) },
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
     { path: 'src/tools.ts', contents: await toolNamesModule(tools, header) },
     ...runtimeFiles(),
     ...publishFiles({ api, tools, catalog, envVars, view }),
   ];
   files.sort((a, b) => codePointCompare(a.path, b.path));
-  return { files, catalog, packageName, toolMode };
+  return { files, catalog, listedInModeAll: listed, packageName, toolMode };
 }
 
 /** The runtime, copied byte for byte: it is type-checked and tested in the generator's own repo. */

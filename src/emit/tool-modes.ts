@@ -28,19 +28,26 @@ export interface ToolModeChoice {
  * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else by size: `all` when
  * the full tool list fits ALL_MODE_MAX_LIST_BYTES, `hybrid` when it does not.
  */
-export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boolean, catalogInModeAll: Catalog): ToolModeChoice {
+export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boolean, listedInModeAll: readonly string[]): ToolModeChoice {
   if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
   if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
-  const bytes = allModeListBytes(catalogInModeAll);
+  const bytes = listBytes(listedInModeAll);
   const size = `${Math.round(bytes / 1000)} kB`;
   return bytes <= ALL_MODE_MAX_LIST_BYTES
     ? { mode: 'all', reason: `default: the full tool list (${size}) fits the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget` }
     : { mode: 'hybrid', reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation` };
 }
 
-/** Bytes of tools/list in mode `all`: what a client would receive. */
-function allModeListBytes(catalog: Catalog): number {
-  return Buffer.byteLength(JSON.stringify({ tools: listAllTools(catalog) }));
+/** Every tool as tools/list shows it in mode all, stringified (tools-list.json's lines, and the size rule's input). */
+export function listedInModeAll(catalog: Catalog): string[] {
+  return listAllTools(catalog).map((tool) => JSON.stringify(tool));
+}
+
+/** Bytes of `{"tools":[…]}` with these entries: what a client would receive. */
+function listBytes(entries: readonly string[]): number {
+  let bytes = Buffer.byteLength('{"tools":[]}') + Math.max(entries.length - 1, 0);
+  for (const entry of entries) bytes += Buffer.byteLength(entry);
+  return bytes;
 }
 
 export function operationSearchIndex(tools: readonly ToolModel[]): SearchIndex {

@@ -1,7 +1,7 @@
 /**
  * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
- * the user's own prettier config can never change the bytes we write. Copied runtime files, catalog.json (data, can be
- * megabytes) and Markdown (tables would be padded to the widest row) are left as emitted.
+ * the user's own prettier config can never change the bytes we write. Copied runtime files, catalog.json and
+ * tools-list.json (data, can be megabytes) and Markdown (tables would be padded to the widest row) are left as emitted.
  *
  * The bytes are prettier's, but big generated lists are laid out without it (json.ts, literal-lists.ts): on a
  * thousand-operation API they are almost all of prettier's work, and their layout is simple. The helper thread
@@ -17,7 +17,7 @@ export { PRETTIER_CONFIG } from './config.js';
 
 const PARSERS: Array<[RegExp, string]> = [
   [/^src\/runtime\//, ''],
-  [/^catalog\.json$/, ''],
+  [/^(catalog|tools-list)\.json$/, ''],
   [/\.ts$/, 'typescript'],
   [/\.json$/, 'json'],
 ];

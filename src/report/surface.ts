@@ -3,7 +3,7 @@
  * on the helper thread, which has the tokenizer loaded; else here), and the limits of common clients it breaks.
  */
 import type { Catalog } from '../../templates/runtime/catalog.js';
-import { listAllTools, toolsForMode } from '../../templates/runtime/listing.js';
+import { modeListing } from '../../templates/runtime/listing.js';
 import { onHelper } from '../helper/helper.js';
 import { countListTokens } from './tokens.js';
 
@@ -24,16 +24,20 @@ export interface SurfaceReport {
   clientLimitsExceeded: string[];
 }
 
-export async function surfaceReport(catalog: Catalog): Promise<SurfaceReport> {
-  const listed = toolsForMode(catalog, listAllTools(catalog), catalog.toolMode);
-  const json = JSON.stringify({ tools: listed });
+/** `listedInModeAll`: every catalog tool's tools/list entry, stringified (tools-list.json's lines). */
+export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly string[]): Promise<SurfaceReport> {
+  const names = catalog.tools.map((t) => t.name);
+  const { direct, meta } = modeListing(catalog, names, catalog.toolMode);
+  const listedNames = [...direct.map((i) => names[i]!), ...meta.map((t) => t.name)];
+  // The answer's bytes: {"tools":[…]} with the entries the mode lists, as JSON.stringify would join them.
+  const json = `{"tools":[${[...direct.map((i) => listedInModeAll[i]!), ...meta.map((t) => JSON.stringify(t))].join(',')}]}`;
   const listTokens = (await onHelper<number>('countTokens', json)) ?? (await countListTokens(json));
   return {
-    tools: listed.length,
+    tools: listedNames.length,
     listBytes: Buffer.byteLength(json),
     listTokens,
-    tokensPerTool: listed.length > 0 ? Math.round(listTokens / listed.length) : 0,
-    namesOverClaudeCodeBudget: listed.map((t) => t.name).filter((n) => n.length > CLAUDE_CODE_NAME_BUDGET),
-    clientLimitsExceeded: CLIENT_TOOL_LIMITS.filter((l) => listed.length > l.maxTools).map((l) => `${l.client} (${l.maxTools})`),
+    tokensPerTool: listedNames.length > 0 ? Math.round(listTokens / listedNames.length) : 0,
+    namesOverClaudeCodeBudget: listedNames.filter((n) => n.length > CLAUDE_CODE_NAME_BUDGET),
+    clientLimitsExceeded: CLIENT_TOOL_LIMITS.filter((l) => listedNames.length > l.maxTools).map((l) => `${l.client} (${l.maxTools})`),
   };
 }

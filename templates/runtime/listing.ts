@@ -54,9 +54,3 @@ export function modeListing(catalog: Pick<Catalog, 'core' | 'server'>, names: re
   const core = new Set(catalog.core);
   return { direct: names.flatMap((name, i) => (core.has(name) ? [i] : [])), meta };
 }
-
-/** modeListing over tools already listed (the generator's report). */
-export function toolsForMode(catalog: Catalog, allListed: readonly ListedTool[], mode: ToolMode): ListedTool[] {
-  const { direct, meta } = modeListing(catalog, allListed.map((t) => t.name), mode);
-  return [...direct.map((i) => allListed[i]!), ...meta];
-}

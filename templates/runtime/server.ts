@@ -11,6 +11,7 @@ import type { ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
 import { META_TOOL_NAMES, metaInstructions } from './meta-definitions.js';
 import { modeListing, type ListedTool } from './listing.js';
+import { serializedTools, type SerializedListing } from './listing-bytes.js';
 import type { SearchIndex } from './search.js';
 
 /** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
@@ -22,6 +23,11 @@ export interface ServeOptions {
   searchIndex: () => SearchIndex;
   /** Tools per tools/list page; 0 = one page. */
   pageSize: number;
+  /**
+   * tools-list.json, for a transport that writes pre-serialized pages (stdio.ts): pages are then placeholders
+   * for bytes. Any other transport would send the placeholder, an empty list, so it must not be given there.
+   */
+  serializedListing?: SerializedListing;
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
@@ -29,8 +35,13 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
   const info = { name: catalog.server.name, version: catalog.server.version, title: catalog.server.title };
   const { direct, meta } = modeListing(catalog, deps.registry.names(), options.mode);
   const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
-  const entries: Array<() => ListedTool> = [...direct.map((index) => () => deps.registry.listedAt(index)), ...meta.map((t) => () => t)];
-  const pages = paginate(entries, options.pageSize);
+  const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool }))];
+  const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
+  const { serializedListing } = options;
+  const pageTools = serializedListing
+    ? (slice: PageEntry[]) => serializedTools(Buffer.concat(joinedBy(COMMA, slice.map((entry) => entryBytes(entry, serializedListing, deps.registry.names(), listed)))))
+    : (slice: PageEntry[]) => slice.map(listed);
+  const pages = paginate(entries, options.pageSize, pageTools);
   const instructions = options.mode === 'all' ? catalog.server.instructions : `${catalog.server.instructions}\n\n${metaInstructions(options.mode)}`;
   return () => {
     const server = new Server(info, {
@@ -83,15 +94,33 @@ interface Page {
   nextCursor?: string;
 }
 
-/** Pages are built on first request: a cold start lists (and parses) only the tools of the first page. */
-function paginate(entries: Array<() => ListedTool>, pageSize: number): Array<() => Page> {
+/** A listed operation (by catalog index) or a meta-tool. */
+interface PageEntry {
+  index?: number;
+  tool?: ListedTool;
+}
+
+const COMMA = Buffer.from(',');
+
+/** An operation's line of tools-list.json; a meta-tool, or an operation the file does not match, stringified. */
+function entryBytes(entry: PageEntry, listing: SerializedListing, names: readonly string[], listed: (entry: PageEntry) => ListedTool): Buffer {
+  const line = entry.index === undefined ? undefined : listing.at(entry.index, names[entry.index]!);
+  return line ?? Buffer.from(JSON.stringify(listed(entry)));
+}
+
+function joinedBy(separator: Buffer, parts: Buffer[]): Buffer[] {
+  return parts.flatMap((part, i) => (i === 0 ? [part] : [separator, part]));
+}
+
+/** Pages are built on first request: a cold start lists (and reads) only the tools of the first page. */
+function paginate(entries: PageEntry[], pageSize: number, toolsOf: (slice: PageEntry[]) => ListedTool[]): Array<() => Page> {
   const size = pageSize <= 0 ? Math.max(entries.length, 1) : pageSize;
   const pages: Array<() => Page> = [];
   for (let start = 0; start === 0 || start < entries.length; start += size) {
     const slice = entries.slice(start, start + size);
     const next = start + size < entries.length ? String(pages.length + 1) : undefined;
     let page: Page | undefined;
-    pages.push(() => (page ??= { tools: slice.map((entry) => entry()), ...(next ? { nextCursor: next } : {}) }));
+    pages.push(() => (page ??= { tools: toolsOf(slice), ...(next ? { nextCursor: next } : {}) }));
   }
   return pages;
 }

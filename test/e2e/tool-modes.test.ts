@@ -3,8 +3,12 @@
  * MCP_TOOL_MODE overrides the generated mode, and long tool lists are paged. Every operation stays callable
  * through call_operation with the same validation and the same HTTP request as the direct tool.
  */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { listAllTools } from '../../templates/runtime/listing.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { connectModernStdio } from '../helpers/mcp-clients.js';
@@ -96,6 +100,68 @@ describe('mode overrides and paging', () => {
       await expect(client.listTools({ cursor: 'bogus' })).rejects.toThrow(/cursor/i);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('tools/list over stdio, written from tools-list.json', () => {
+  const catalogListing = () => listAllTools(JSON.parse(readFileSync(join(project.dir, 'catalog.json'), 'utf8')));
+
+  async function listEveryPage(client: Client): Promise<unknown[]> {
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  it('lists exactly what the catalog describes, page by page, and beside the meta-tools in hybrid mode', async () => {
+    const expected = catalogListing();
+    const all = await connect({ MCP_TOOL_MODE: 'all', MCP_TOOLS_PAGE_SIZE: '4' });
+    try {
+      expect(await listEveryPage(all)).toEqual(expected);
+    } finally {
+      await all.close();
+    }
+    const hybrid = await connect({ MCP_TOOL_MODE: 'hybrid' });
+    try {
+      const { tools } = await hybrid.listTools();
+      expect(tools[0]).toEqual(expected.find((t) => t.name === 'getItem'));
+      expect(tools.slice(1).map((t) => t.name)).toEqual(['search_operations', 'describe_operation', 'call_operation']);
+    } finally {
+      await hybrid.close();
+    }
+  });
+
+  it('sends the lines of the file as they are, and builds from the catalog the entries a stale or missing file does not hold', async () => {
+    const expected = catalogListing();
+    const root = mkdtempSync(join(tmpdir(), 'otm-stale-list-'));
+    try {
+      const copy = join(root, 'server');
+      cpSync(project.dir, copy, { recursive: true, verbatimSymlinks: true });
+      const lines = readFileSync(join(copy, 'tools-list.json'), 'utf8').split('\n');
+      lines[2] = lines[2]!.replace(/^\{"name":"[^"]*"/, '{"name":"renamed"'); // the second tool's line
+      lines[3] = lines[3]!.replace('"description":"', '"description":"(as written) '); // the third's, as a proof
+      writeFileSync(join(copy, 'tools-list.json'), lines.slice(0, 4).join('\n')); // and only three lines
+      const stale = await connectModernStdio(join(copy, 'dist', 'index.js'), { API_BASE_URL: `${upstream.url}/v1`, MCP_TOOL_MODE: 'all' });
+      try {
+        const third = expected[2]!;
+        expect(await listEveryPage(stale)).toEqual(expected.with(2, { ...third, description: `(as written) ${third.description}` }));
+      } finally {
+        await stale.close();
+      }
+      rmSync(join(copy, 'tools-list.json'));
+      const missing = await connectModernStdio(join(copy, 'dist', 'index.js'), { API_BASE_URL: `${upstream.url}/v1`, MCP_TOOL_MODE: 'all' });
+      try {
+        expect(await listEveryPage(missing)).toEqual(expected);
+      } finally {
+        await missing.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
-import { ALL_MODE_MAX_LIST_BYTES, chooseToolMode } from '../../src/emit/tool-modes.js';
+import { ALL_MODE_MAX_LIST_BYTES, chooseToolMode, listedInModeAll } from '../../src/emit/tool-modes.js';
 import { generate } from '../../src/pipeline.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
+
+function listedOf(toolCount: number, descriptionChars: number): string[] {
+  return listedInModeAll(catalogOf(toolCount, descriptionChars));
+}
 
 function catalogOf(toolCount: number, descriptionChars: number): Catalog {
   const tools = Array.from({ length: toolCount }, (_, i) => ({
@@ -18,16 +22,16 @@ function catalogOf(toolCount: number, descriptionChars: number): Catalog {
 
 describe('the default tool mode follows the size of the full tool list', () => {
   it('is all while the mode-all tools/list fits the budget, hybrid past it', () => {
-    expect(chooseToolMode(undefined, false, catalogOf(100, 1000)).mode).toBe('all');
-    const big = chooseToolMode(undefined, false, catalogOf(100, Math.ceil(ALL_MODE_MAX_LIST_BYTES / 100)));
+    expect(chooseToolMode(undefined, false, listedOf(100, 1000)).mode).toBe('all');
+    const big = chooseToolMode(undefined, false, listedOf(100, Math.ceil(ALL_MODE_MAX_LIST_BYTES / 100)));
     expect(big.mode).toBe('hybrid');
     expect(big.reason).toMatch(/over the 400 kB budget/);
   });
 
   it('is hybrid when a core is named, and --tool-mode always wins', () => {
-    expect(chooseToolMode(undefined, true, catalogOf(3, 10)).mode).toBe('hybrid');
-    expect(chooseToolMode('all', false, catalogOf(100, 10_000))).toEqual({ mode: 'all', reason: 'chosen with --tool-mode' });
-    expect(chooseToolMode('dynamic', true, catalogOf(3, 10)).mode).toBe('dynamic');
+    expect(chooseToolMode(undefined, true, listedOf(3, 10)).mode).toBe('hybrid');
+    expect(chooseToolMode('all', false, listedOf(100, 10_000))).toEqual({ mode: 'all', reason: 'chosen with --tool-mode' });
+    expect(chooseToolMode('dynamic', true, listedOf(3, 10)).mode).toBe('dynamic');
   });
 
   it('reaches the generation summary and the catalog', async () => {
