@@ -1,5 +1,5 @@
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import type { SpecDialect } from '../ir/types.js';
+import type { ParameterModel, SpecDialect } from '../ir/types.js';
 import type { SchemaConverter } from '../schema/to-json-schema.js';
 import { parseLocalRef, resolvePointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
@@ -11,6 +11,11 @@ export interface NormalizeContext {
   diags: Diagnostics;
   schemas: SchemaConverter;
   sourceUrl?: string;
+  /**
+   * Each parameter object normalized once: a large API refers to a few hundred shared parameters thousands of
+   * times (GitHub: 209 of them, 3,153 times). Keyed by the raw object; undefined when it is no parameter.
+   */
+  parameters: Map<object, ParameterModel | undefined>;
 }
 
 /**
@@ -18,11 +23,17 @@ export interface NormalizeContext {
  * ref cycle cannot hang. Returns undefined (and reports it) when a ref does not resolve.
  */
 export function derefObject(ctx: NormalizeContext, node: unknown, pointer: string): Record<string, unknown> | undefined {
+  return derefWithPointer(ctx, node, pointer)?.value;
+}
+
+/** derefObject, with where the object found is: the last `$ref` followed, or `pointer` when there was none. */
+export function derefWithPointer(ctx: NormalizeContext, node: unknown, pointer: string): { value: Record<string, unknown>; pointer: string } | undefined {
   let current = node;
+  let at = pointer;
   for (let hops = 0; hops < 32; hops++) {
     if (!isPlainObject(current)) return undefined;
     const ref = current['$ref'];
-    if (ref === undefined) return current;
+    if (ref === undefined) return { value: current, pointer: at };
     const tokens = typeof ref === 'string' ? parseLocalRef(ref) : undefined;
     const target = tokens ? resolvePointer(ctx.document, tokens) : undefined;
     if (target === undefined) {
@@ -30,6 +41,7 @@ export function derefObject(ctx: NormalizeContext, node: unknown, pointer: strin
       return undefined;
     }
     current = target;
+    at = ref as string;
   }
   ctx.diags.warn('OTM_UNRESOLVED_REF', pointer, 'a chain of $refs loops');
   return undefined;

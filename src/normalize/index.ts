@@ -16,6 +16,7 @@ export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel 
     dialect: loaded.dialect,
     diags,
     schemas,
+    parameters: new Map(),
     ...(loaded.sourceUrl ? { sourceUrl: loaded.sourceUrl } : {}),
   };
   const info = isPlainObject(loaded.document['info']) ? loaded.document['info'] : {};

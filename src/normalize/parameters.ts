@@ -8,7 +8,7 @@ import type { JsonSchema, ParamLocation, ParameterModel, ParamStyle } from '../i
 import { trimDescription } from '../schema/to-json-schema.js';
 import { joinPointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
-import { asString, derefObject, type NormalizeContext } from './context.js';
+import { asString, derefWithPointer, type NormalizeContext } from './context.js';
 
 const LOCATIONS = new Set<string>(['path', 'query', 'header', 'cookie']);
 const STYLES = new Set<string>(['simple', 'label', 'matrix', 'form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
@@ -25,6 +25,7 @@ const SWAGGER2_SCHEMA_KEYS = [
 
 export interface RawParameter {
   raw: Record<string, unknown>;
+  /** Where the parameter is defined: the shared one a `$ref` points to, else its place in the list. */
   pointer: string;
 }
 
@@ -34,10 +35,9 @@ export function mergeParameterLists(ctx: NormalizeContext, pathLevel: unknown, o
   const add = (list: unknown, pointer: string) => {
     if (!Array.isArray(list)) return;
     list.forEach((item, i) => {
-      const itemPointer = joinPointer(pointer, 'parameters', i);
-      const raw = derefObject(ctx, item, itemPointer);
-      if (!raw) return;
-      merged.set(`${String(raw['in'])}\u0000${String(raw['name'])}`, { raw, pointer: itemPointer });
+      const found = derefWithPointer(ctx, item, joinPointer(pointer, 'parameters', i));
+      if (!found) return;
+      merged.set(`${String(found.value['in'])}\u0000${String(found.value['name'])}`, { raw: found.value, pointer: found.pointer });
     });
   };
   add(pathLevel, pathPointer);
@@ -45,7 +45,15 @@ export function mergeParameterLists(ctx: NormalizeContext, pathLevel: unknown, o
   return [...merged.values()];
 }
 
-export function normalizeParameter(ctx: NormalizeContext, { raw, pointer }: RawParameter): ParameterModel | undefined {
+/** The parameter's model, built once per parameter object however many operations share it (see ctx.parameters). */
+export function normalizeParameter(ctx: NormalizeContext, parameter: RawParameter): ParameterModel | undefined {
+  if (ctx.parameters.has(parameter.raw)) return ctx.parameters.get(parameter.raw);
+  const model = buildParameter(ctx, parameter);
+  ctx.parameters.set(parameter.raw, model);
+  return model;
+}
+
+function buildParameter(ctx: NormalizeContext, { raw, pointer }: RawParameter): ParameterModel | undefined {
   const name = asString(raw['name']);
   const location = raw['in'];
   if (!name || typeof location !== 'string' || !LOCATIONS.has(location)) {

@@ -27,6 +27,27 @@ describe('normalize', () => {
     ]);
   });
 
+  it('normalizes a shared parameter once, and reports its problems where it is defined', () => {
+    const { api, diags } = normalize({
+      openapi: '3.0.0',
+      components: {
+        parameters: {
+          page: { name: 'page', in: 'query', description: 'Page number', schema: { type: 'integer' } },
+          odd: { name: 'odd', in: 'nowhere', schema: { type: 'string' } },
+        },
+      },
+      paths: {
+        '/a': { get: { parameters: [{ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/odd' }], responses: {} } },
+        '/b': { get: { parameters: [{ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/odd' }], responses: {} } },
+      },
+    });
+    const [a, b] = api.operations;
+    expect(a!.parameters).toHaveLength(1);
+    expect(a!.parameters[0]).toBe(b!.parameters[0]);
+    expect(a!.parameters[0]!.schema).toEqual({ type: 'integer', description: 'Page number' });
+    expect(diags.all.filter((d) => d.code === 'OTM_PARAM_INVALID').map((d) => d.pointer)).toEqual(['#/components/parameters/odd']);
+  });
+
   it('maps Swagger 2.0 collectionFormat, host/basePath and formData', () => {
     const { api } = normalize(
       {
