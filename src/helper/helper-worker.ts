@@ -8,7 +8,7 @@ import type { HelperRequest, HelperResponse, HelperTask } from './helper.js';
 // Loaded now, in the order they are needed, while the main thread reads the spec; requests wait for them.
 void warmUpPrettier()
   .catch(() => undefined)
-  .then(() => import('gpt-tokenizer/encoding/o200k_base'))
+  .then(() => countListTokens(''))
   .catch(() => undefined);
 
 // Asked for only when the build's prebuilt skeleton is missing (see src/emit/code.ts), so ts-morph loads then.
