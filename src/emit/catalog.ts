@@ -40,7 +40,7 @@ export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identit
 export function catalogFileText(catalog: Catalog): string {
   const { defs, tools, ...head } = catalog;
   const withNames = { ...head, toolNames: tools.map((t) => t.name), defs, tools };
-  return dataJson(withNames as unknown as Record<string, unknown>, ['defs', 'tools']);
+  return dataJson(withNames, ['defs', 'tools']);
 }
 
 function catalogTool(tool: ToolModel): CatalogTool {

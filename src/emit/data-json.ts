@@ -11,7 +11,7 @@
 import { isPlainObject } from '../util/stable.js';
 
 /** Serializes `value`; the members named in `linePerEntry` get one line per element (arrays) or key (objects). */
-export function dataJson(value: Record<string, unknown>, linePerEntry: readonly string[] = []): string {
+export function dataJson(value: object, linePerEntry: readonly string[] = []): string {
   const members = Object.entries(value)
     .filter(([, v]) => v !== undefined)
     .map(([key, v]) => `${asciiJson(key)}:${linePerEntry.includes(key) ? entryLines(v) : asciiJson(v)}`);

@@ -7,6 +7,7 @@ import type { ResolvedOptions } from '../options.js';
 import { codePointCompare } from '../util/stable.js';
 import { generatorVersion, packageRoot } from '../util/package-root.js';
 import { buildCatalog, catalogFileText } from './catalog.js';
+import { dataJson } from './data-json.js';
 import { clientSnippets } from './clients.js';
 import { toolNamesModule } from './code.js';
 import { environmentVariables } from './env-vars.js';
@@ -73,7 +74,7 @@ export async function planProject(api: ApiModel, tools: readonly ToolModel[], op
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
     { path: 'catalog.json', contents: catalogFileText(catalog) },
-    { path: 'search-index.json', contents: `${JSON.stringify(operationSearchIndex(tools))}\n` },
+    { path: 'search-index.json', contents: dataJson(operationSearchIndex(tools), ['postings']) },
     { path: 'tools-list.json', contents: serializedListingText(listed) },
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
     { path: 'src/tools.ts', contents: await toolNamesModule(tools, header) },

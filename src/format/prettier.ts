@@ -1,7 +1,8 @@
 /**
  * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
- * the user's own prettier config can never change the bytes we write. Copied runtime files, catalog.json and
- * tools-list.json (data, can be megabytes) and Markdown (tables would be padded to the widest row) are left as emitted.
+ * the user's own prettier config can never change the bytes we write. Copied runtime files, the data files
+ * (catalog.json, tools-list.json, search-index.json: megabytes, laid out for the server and for diffs)
+ * and Markdown (tables would be padded to the widest row) are left as emitted.
  *
  * The bytes are prettier's, but big generated lists are laid out without it (json.ts, literal-lists.ts): on a
  * thousand-operation API they are almost all of prettier's work, and their layout is simple. The helper thread
@@ -17,7 +18,7 @@ export { PRETTIER_CONFIG } from './config.js';
 
 const PARSERS: Array<[RegExp, string]> = [
   [/^src\/runtime\//, ''],
-  [/^(catalog|tools-list)\.json$/, ''],
+  [/^(catalog|tools-list|search-index)\.json$/, ''],
   [/\.ts$/, 'typescript'],
   [/\.json$/, 'json'],
 ];
@@ -57,8 +58,31 @@ export async function prettierFormat(text: string, parser: string): Promise<stri
   return prettier.format(text, { ...PRETTIER_CONFIG, parser });
 }
 
-/** Loads prettier and its TypeScript and JSON parsers (the first format of each loads it). */
+/**
+ * Loads prettier and its TypeScript and JSON parsers (the first format of each loads it), and formats a sample
+ * shaped like the generated code: the helper thread warms up while the main thread maps the spec, so the
+ * first real files do not pay for cold code paths in prettier's printer.
+ */
 export async function warmUpPrettier(): Promise<void> {
-  await prettierFormat('const a = 1;\n', 'typescript');
-  await prettierFormat('{}\n', 'json');
+  await prettierFormat(WARM_UP_SAMPLE, 'typescript');
+  await prettierFormat('{"name":"x","version":"1.0.0","scripts":{"build":"tsc"},"files":["dist"]}\n', 'json');
 }
+
+const WARM_UP_SAMPLE = `// A sample for the warm-up.
+import { describe, expect, it } from 'vitest';
+import type { Hooks } from './runtime/hooks.js';
+export interface Entry { name: string; method: 'GET' | 'POST'; path: string; tags?: readonly string[] }
+export const TOOLS = { listItems: { method: 'GET', path: '/items' }, createItem: { method: 'POST', path: '/items' } } as const;
+export type ToolName = keyof typeof TOOLS;
+const hooks: Hooks = {
+  async beforeRequest(request, context) { if (!request.headers['x-id']) request.headers['x-id'] = \`\${context.tool}-\${Date.now()}\`; return request; },
+};
+describe('tools', () => {
+  it.each(Object.entries(TOOLS))('%s answers', async (name, { method, path }) => {
+    const result = (await call(name, { id: 1, tags: ['a', 'b'], body: { nested: { value: null } } })) as { isError?: boolean };
+    expect(result.isError ?? false, \`\${method} \${path}\`).toBe(false);
+  });
+});
+export default hooks;
+async function call(name: string, args: Record<string, unknown>): Promise<unknown> { return { name, args }; }
+`;
