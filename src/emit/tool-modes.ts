@@ -4,8 +4,10 @@
  */
 import type { Catalog, ToolMode } from '../../templates/runtime/catalog.js';
 import { listAllTools } from '../../templates/runtime/listing.js';
-import { buildSearchIndex, type SearchIndex } from '../../templates/runtime/search.js';
+import { buildSearchIndex, type SearchDocument } from '../../templates/runtime/search.js';
+import { onHelper } from '../helper/helper.js';
 import type { ToolModel } from '../ir/types.js';
+import { dataJson } from './data-json.js';
 
 /** How many direct tools hybrid mode lists when the user names none: well under the tightest client cap. */
 export const DEFAULT_CORE_SIZE = 15;
@@ -50,9 +52,22 @@ function listBytes(entries: readonly string[]): number {
   return bytes;
 }
 
-export function operationSearchIndex(tools: readonly ToolModel[]): SearchIndex {
-  return buildSearchIndex(
-    tools.map((t) => ({
+/**
+ * search-index.json. The index is built on the helper thread when there is one: the documents are a small
+ * copy of the tools, and the main thread goes on emitting meanwhile.
+ */
+export async function searchIndexFile(tools: readonly ToolModel[]): Promise<string> {
+  const docs = operationSearchDocuments(tools);
+  return (await onHelper<string>('searchIndexFile', docs)) ?? searchIndexText(docs);
+}
+
+/** One line per posting term, like catalog.json: the server reads it, a person reads its diff. */
+export function searchIndexText(docs: readonly SearchDocument[]): string {
+  return dataJson(buildSearchIndex(docs), ['postings']);
+}
+
+function operationSearchDocuments(tools: readonly ToolModel[]): SearchDocument[] {
+  return tools.map((t) => ({
       fields: [
         [t.name, 3],
         [t.operationId ?? '', 2],
@@ -62,8 +77,7 @@ export function operationSearchIndex(tools: readonly ToolModel[]): SearchIndex {
         [t.description, 1],
         [Object.keys((t.inputSchema['properties'] as Record<string, unknown> | undefined) ?? {}).join(' '), 1],
       ],
-    })),
-  );
+    }));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The helper thread: a worker that loads the heaviest modules of a generation, prettier and the o200k_base
- * tokenizer, while the main thread reads and maps the spec, then formats the generated files and counts the
- * tools/list tokens when asked (the main thread validates the spec meanwhile). It also builds the structure of
+ * tokenizer, while the main thread reads and maps the spec, then builds the search index, formats the
+ * generated files and counts the tools/list tokens when asked (the main thread emits and validates the spec
+ * meanwhile). It also builds the structure of
  * src/tools.ts with ts-morph when the build's prebuilt one is missing (src/emit/code.ts). The main thread never
  * loads any of them.
  *
@@ -14,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-export type HelperTask = 'toolNamesSkeleton' | 'countTokens' | 'format';
+export type HelperTask = 'toolNamesSkeleton' | 'countTokens' | 'format' | 'searchIndexFile';
 
 export interface HelperRequest {
   id: number;

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolNamesSkeleton } from '../../src/emit/code.js';
+import { searchIndexText } from '../../src/emit/tool-modes.js';
 import { formatSources } from '../../src/format/prettier.js';
 import { generate } from '../../src/pipeline.js';
 import { countListTokens } from '../../src/report/tokens.js';
@@ -24,6 +25,8 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
       const entries: Array<[string, string]> = Array.from({ length: 30 }, (_, i) => [`tool_${i}`, `GET /things/{id}/${'x'.repeat(i * 4)}`]);
       const sources: Array<[string, string]> = [['const a = {"b":1}', 'typescript'], ['{"docCount":1,"docLengths":[3],"avgDocLength":3,"postings":{}}', 'json']];
       expect(await onHelper('format', sources)).toEqual(await formatSources(sources));
+      const docs = entries.map(([name, route]) => ({ fields: [[name, 3], [route, 2], [`Gets ${name} — ünïcode`, 1]] as Array<[string, number]> }));
+      expect(await onHelper('searchIndexFile', docs)).toBe(searchIndexText(docs));
       const text = JSON.stringify({ tools: entries, special: '<|endoftext|>' });
       expect(await onHelper('countTokens', text)).toBe(await countListTokens(text));
     } finally {
