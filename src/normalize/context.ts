@@ -1,5 +1,6 @@
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ParameterModel, SpecDialect } from '../ir/types.js';
+import type { OutputOutline } from '../schema/outline.js';
 import type { SchemaConverter } from '../schema/to-json-schema.js';
 import { parseLocalRef, resolvePointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
@@ -16,6 +17,9 @@ export interface NormalizeContext {
    * times (GitHub: 209 of them, 3,153 times). Keyed by the raw object; undefined when it is no parameter.
    */
   parameters: Map<object, ParameterModel | undefined>;
+  /** Output outlines and mock response samples, by the response schema object they come from (shared likewise). */
+  outlines: Map<object, OutputOutline | undefined>;
+  samples: Map<object, unknown>;
 }
 
 /**

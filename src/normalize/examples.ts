@@ -20,7 +20,17 @@ export function successExample(ctx: NormalizeContext, op: Record<string, unknown
   const explicit = explicitExample(ctx, op, pointer);
   if (explicit !== undefined && fits(explicit)) return explicit;
   const schema = successSchema(ctx, op, pointer);
-  if (schema === undefined) return undefined;
+  const root = ctx.schemas.resolveRaw(schema);
+  if (root === undefined) return undefined;
+  // Operations that return the same schema get the same sample (GitHub's 1,223 return a few hundred).
+  if (ctx.samples.has(root)) return ctx.samples.get(root);
+  const sample = boundedSample(ctx, root);
+  ctx.samples.set(root, sample);
+  return sample;
+}
+
+/** The deepest sample of the schema that fits. */
+function boundedSample(ctx: NormalizeContext, schema: Record<string, unknown>): unknown {
   for (const depth of [MAX_DEPTH, 1, 0]) {
     const sample = sampleSchema(ctx, schema, depth, new Set());
     if (sample !== undefined && fits(sample)) return sample;
@@ -28,8 +38,17 @@ export function successExample(ctx: NormalizeContext, op: Record<string, unknown
   return undefined;
 }
 
+/** Whether an example is small enough, remembered per example object: specs share them between operations. */
+const fitting = new WeakMap<object, boolean>();
+
 function fits(value: unknown): boolean {
-  return jsonFitsIn(value, MAX_EXAMPLE_CHARS);
+  if (typeof value !== 'object' || value === null) return jsonFitsIn(value, MAX_EXAMPLE_CHARS);
+  let known = fitting.get(value);
+  if (known === undefined) {
+    known = jsonFitsIn(value, MAX_EXAMPLE_CHARS);
+    fitting.set(value, known);
+  }
+  return known;
 }
 
 function explicitExample(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {

@@ -17,6 +17,8 @@ export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel 
     diags,
     schemas,
     parameters: new Map(),
+    outlines: new Map(),
+    samples: new Map(),
     ...(loaded.sourceUrl ? { sourceUrl: loaded.sourceUrl } : {}),
   };
   const info = isPlainObject(loaded.document['info']) ? loaded.document['info'] : {};

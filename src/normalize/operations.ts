@@ -62,7 +62,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const summary = asString(op['summary']) ?? asString(pathItem['summary']);
   const description = asString(op['description']) ?? asString(pathItem['description']);
   const responseMediaType = successMediaType(ctx, op, pointer);
-  const output = outlineOutputSchema(successSchema(ctx, op, pointer), (s) => ctx.schemas.resolveRaw(s));
+  const output = outlineOutputSchema(successSchema(ctx, op, pointer), (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
   const xMcp = readXMcp({ operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer }, ctx.diags);
   const responseExample = successExample(ctx, op, pointer);
   return createOperation({

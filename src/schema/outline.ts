@@ -11,9 +11,21 @@ import { convertType } from './scalar.js';
 export type ResolveRaw = (schema: unknown) => Record<string, unknown> | undefined;
 
 /** `wrap` is true when the root is not an object: the tool then returns `{ result: <value> }`. */
-export function outlineOutputSchema(raw: unknown, resolve: ResolveRaw): { schema: JsonSchema; wrap: boolean } | undefined {
+export interface OutputOutline {
+  schema: JsonSchema;
+  wrap: boolean;
+}
+
+export function outlineOutputSchema(raw: unknown, resolve: ResolveRaw, memo?: Map<object, OutputOutline | undefined>): OutputOutline | undefined {
   const root = resolve(raw);
   if (!root) return undefined;
+  if (memo?.has(root)) return memo.get(root);
+  const outline = outlineOf(root, resolve);
+  memo?.set(root, outline);
+  return outline;
+}
+
+function outlineOf(root: Record<string, unknown>, resolve: ResolveRaw): OutputOutline | undefined {
   const merged = mergedObject(root, resolve);
   if (merged) return { schema: { type: 'object', properties: merged }, wrap: false };
   const type = primaryType(root);
