@@ -9,17 +9,18 @@ import { jsonFitsIn } from '../util/json-size.js';
 import { stringSample } from '../util/samples.js';
 import { isPlainObject } from '../util/stable.js';
 import { derefObject, type NormalizeContext } from './context.js';
-import { successResponses, successSchema } from './responses.js';
+import { successSchema, type SuccessResponse } from './responses.js';
 
 /** Larger examples are replaced by a shallower sample built from the schema. */
 const MAX_EXAMPLE_CHARS = 2_000;
 const MAX_DEPTH = 3;
 const MAX_PROPERTIES = 12;
 
-export function successExample(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
-  const explicit = explicitExample(ctx, op, pointer);
+/** `success`: the operation's 2xx responses (successResponses). */
+export function successExample(ctx: NormalizeContext, success: readonly SuccessResponse[], pointer: string): unknown {
+  const explicit = explicitExample(ctx, success, pointer);
   if (explicit !== undefined && fits(explicit)) return explicit;
-  const schema = successSchema(ctx, op, pointer);
+  const schema = successSchema(ctx, success);
   const root = ctx.schemas.resolveRaw(schema);
   if (root === undefined) return undefined;
   // Operations that return the same schema get the same sample (GitHub's 1,223 return a few hundred).
@@ -51,8 +52,8 @@ function fits(value: unknown): boolean {
   return known;
 }
 
-function explicitExample(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
-  for (const { code, response, json } of successResponses(ctx, op, pointer)) {
+function explicitExample(ctx: NormalizeContext, success: readonly SuccessResponse[], pointer: string): unknown {
+  for (const { code, response, json } of success) {
     if (ctx.dialect === 'swagger-2.0') {
       const examples = response['examples'];
       const mediaType = isPlainObject(examples) ? Object.keys(examples).find((m) => /json/i.test(m)) : undefined;

@@ -8,7 +8,7 @@ import { mergeParameterLists, normalizeParameter } from './parameters.js';
 import { normalizeRequestBody, swagger2Body } from './request-body.js';
 import { normalizeRequirements } from './security.js';
 import { normalizeServers } from './servers.js';
-import { successMediaType, successSchema } from './responses.js';
+import { successMediaType, successResponses, successSchema } from './responses.js';
 import { outlineOutputSchema } from '../schema/outline.js';
 import { successExample } from './examples.js';
 import { readXMcp } from './x-mcp.js';
@@ -62,9 +62,10 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const summary = asString(op['summary']) ?? asString(pathItem['summary']);
   const description = asString(op['description']) ?? asString(pathItem['description']);
   const responseMediaType = successMediaType(ctx, op, pointer);
-  const output = outlineOutputSchema(successSchema(ctx, op, pointer), (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
+  const success = successResponses(ctx, op, pointer);
+  const output = outlineOutputSchema(successSchema(ctx, success), (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
   const xMcp = readXMcp({ operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer }, ctx.diags);
-  const responseExample = successExample(ctx, op, pointer);
+  const responseExample = successExample(ctx, success, pointer);
   return createOperation({
     method,
     path,

@@ -47,8 +47,8 @@ export function successResponses(ctx: NormalizeContext, op: Record<string, unkno
 }
 
 /** The raw JSON schema of the first 2xx response that has one (3.x `content[json]`, 2.0 `schema`). */
-export function successSchema(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): unknown {
-  for (const { response, json } of successResponses(ctx, op, pointer)) {
+export function successSchema(ctx: NormalizeContext, success: readonly SuccessResponse[]): unknown {
+  for (const { response, json } of success) {
     const schema = ctx.dialect === 'swagger-2.0' ? response['schema'] : json?.media['schema'];
     if (schema !== undefined) return schema;
   }
