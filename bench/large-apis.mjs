@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SPECS = join(REPO, '..', 'shared', 'specs');
 const GITHUB = join(SPECS, 'github', 'api.github.com.json');
-const RUNS = 3;
-const COLD_RUNS = 9;
+const RUNS = 5;
+const COLD_RUNS = 15;
 const CALLS = 500;
 const WARMUP_CALLS = 200;
 const BLOCK = 50;
@@ -80,7 +80,7 @@ function generationVsFloor() {
   const gen = median(gens.map((r) => r.ms));
   const genNoValidate = median(gensNoValidate.map((r) => r.ms));
   return [
-    ratioRow('generate GitHub vs swagger-parser parse+dereference (ms, median of 3)', gen, floor, 2),
+    ratioRow('generate GitHub vs swagger-parser parse+dereference (ms, median of ${RUNS}, interleaved)', gen, floor, 2),
     ratioRow('  same, --no-validate', genNoValidate, floor, 2),
     ['  peak RSS (MB): generate; parse+dereference', `${Math.round(Math.max(...gens.map((r) => r.maxRssMb)))}`, `${Math.round(Math.max(...floors.map((r) => r.maxRssMb)))}`, '', ''],
   ];
