@@ -80,7 +80,7 @@ function generationVsFloor() {
   const gen = median(gens.map((r) => r.ms));
   const genNoValidate = median(gensNoValidate.map((r) => r.ms));
   return [
-    ratioRow('generate GitHub vs swagger-parser parse+dereference (ms, median of ${RUNS}, interleaved)', gen, floor, 2),
+    ratioRow(`generate GitHub vs swagger-parser parse+dereference (ms, median of ${RUNS}, interleaved)`, gen, floor, 2),
     ratioRow('  same, --no-validate', genNoValidate, floor, 2),
     ['  peak RSS (MB): generate; parse+dereference', `${Math.round(Math.max(...gens.map((r) => r.maxRssMb)))}`, `${Math.round(Math.max(...floors.map((r) => r.maxRssMb)))}`, '', ''],
   ];
