@@ -35,6 +35,9 @@ describe('tools-list.json', () => {
     expect(listing.at(0, 'get')).toBeUndefined();
     expect(listing.at(3, 'other')).toBeUndefined();
     expect(serializedListing(Buffer.from(JSON.stringify({ tools: TOOLS }, null, 2)))).toBeUndefined();
+    expect(serializedListing(Buffer.from(fileOf(TOOLS).toString().replace(/\n/g, '\r\n')))).toBeUndefined(); // a CRLF checkout
+    const cut = fileOf(TOOLS).subarray(0, fileOf(TOOLS).indexOf('Ünïcode')); // the first line, cut inside its description
+    expect(serializedListing(cut)!.at(0, 'getItem')).toBeUndefined();
     expect(serializedListing(fileOf([]))!.at(0, 'getItem')).toBeUndefined();
   });
 });

@@ -18,6 +18,7 @@ export interface SerializedListing {
 const OPEN = Buffer.from('{"tools":[\n');
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
+const CLOSE_BRACE = 0x7d;
 
 /** The listing in tools-list.json's bytes; undefined when they are not in the generator's layout. */
 export function serializedListing(bytes: Buffer): SerializedListing | undefined {
@@ -41,9 +42,12 @@ export function serializedListing(bytes: Buffer): SerializedListing | undefined 
     at(index, name) {
       const found = range(index);
       if (!found) return undefined;
+      const [start, end] = found;
       const head = `{"name":${JSON.stringify(name)},`;
-      // Generated names are ASCII, so the line's first bytes read as latin1 are its first characters.
-      return bytes.toString('latin1', found[0], Math.min(found[0] + head.length, found[1])) === head ? bytes.subarray(found[0], found[1]) : undefined;
+      // Generated names are ASCII, so the line's first bytes read as latin1 are its first characters. A line
+      // that does not end its object (a file cut short or rewritten) is not sent.
+      if (bytes[end - 1] !== CLOSE_BRACE || bytes.toString('latin1', start, Math.min(start + head.length, end)) !== head) return undefined;
+      return bytes.subarray(start, end);
     },
   };
 }
