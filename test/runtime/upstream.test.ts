@@ -122,6 +122,10 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
         .end(compressed);
       return;
     }
+    case '/mislabelled-gzip':
+      // Says gzip, sends plain JSON (a misconfigured proxy).
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(PET_JSON);
+      return;
     case '/invalid-json':
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": 7, "name": ');
       return;
@@ -562,6 +566,12 @@ describe('callUpstream: encodings and odd bodies', () => {
       expect(text.endsWith('\n…[truncated: more bytes not shown]')).toBe(true);
       expect(result.structuredContent).toBeUndefined();
     }
+  });
+
+  it('says a body labelled compressed that does not decompress is that, not a failed connection', async () => {
+    const result = await callUpstream(get('/mislabelled-gzip'), OPTS);
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toMatch(/^The response to GET \/thing from http:\/\/127\.0\.0\.1:\d+ could not be read: the body is labelled Content-Encoding: gzip but does not decode as such \(incorrect header check\)/);
   });
 
   it('invalid JSON with a JSON content type: the text, no structuredContent, not an error', async () => {

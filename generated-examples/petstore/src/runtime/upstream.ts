@@ -7,7 +7,7 @@
  * within the one `timeoutMs` budget, so a retried call never takes longer than an unretried one may.
  */
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
-import { sendWithFetch, sendWithNodeHttp, type SendRequest, type UpstreamResponse } from './http-client.js';
+import { BodyDecodingError, sendWithFetch, sendWithNodeHttp, type SendRequest, type UpstreamResponse } from './http-client.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, type RetryPolicy } from './retry.js';
@@ -267,6 +267,7 @@ function originOf(url: string): string {
  * ("other side closed") is shown instead. Node's ERR_* codes describe a request it refused to send.
  */
 function describeFailure(error: unknown, phase: Phase, origin: string, label: string): string {
+  if (error instanceof BodyDecodingError) return `The response to ${label} from ${origin} could not be read: ${error.message}`;
   const code = systemErrorCode(error);
   const reason = code ?? innermostMessage(error);
   if (phase === 'read') return `Connection to ${origin} failed while reading the response to ${label}: ${reason}`;

@@ -166,7 +166,7 @@ function dropBody(res: IncomingMessage): void {
 
 /** Reads at most maxBytes of the decoded body, then closes the connection so the rest is never downloaded. */
 function readCapped(res: IncomingMessage, maxBytes: number): Promise<CappedBody> {
-  const source = decodedBody(res);
+  const { body: source, readError } = decodedBody(res);
   return new Promise<CappedBody>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -188,21 +188,40 @@ function readCapped(res: IncomingMessage, maxBytes: number): Promise<CappedBody>
     };
     source.on('data', onData);
     source.once('end', () => finish(false));
-    source.once('error', reject);
+    source.once('error', (error: Error) => reject(readError(error)));
   });
 }
 
-/** The body as sent, or through a decompressor for the encodings requested (and unknown ones as they are). */
-function decodedBody(res: IncomingMessage): Readable {
-  const decoder = decompressorFor(res.headers['content-encoding']);
-  if (decoder === undefined) return res;
-  // Lenient about a truncated stream, as browsers and fetch are: what arrived is still shown.
-  res.on('error', (error) => decoder.destroy(error));
-  return res.pipe(decoder);
+/** A body whose Content-Encoding says it is compressed, and whose bytes do not decompress. */
+export class BodyDecodingError extends Error {
+  constructor(
+    readonly encoding: string,
+    cause: Error,
+  ) {
+    super(`the body is labelled Content-Encoding: ${encoding} but does not decode as such (${cause.message})`, { cause });
+  }
 }
 
-function decompressorFor(encoding: string | undefined): Transform | undefined {
-  switch (encoding?.trim().toLowerCase()) {
+/**
+ * The body as sent, or through a decompressor for the encodings requested (and unknown ones as they are), and
+ * how to report a failure while reading it: the decompressor's own errors become BodyDecodingError, the
+ * connection's stay as they are.
+ */
+function decodedBody(res: IncomingMessage): { body: Readable; readError(error: Error): Error } {
+  const encoding = res.headers['content-encoding']?.trim() ?? '';
+  const decoder = decompressorFor(encoding);
+  if (decoder === undefined) return { body: res, readError: (error) => error };
+  let connectionError: Error | undefined;
+  // Lenient about a truncated stream, as browsers and fetch are: what arrived is still shown.
+  res.on('error', (error) => {
+    connectionError = error;
+    decoder.destroy(error);
+  });
+  return { body: res.pipe(decoder), readError: (error) => (error === connectionError ? error : new BodyDecodingError(encoding, error)) };
+}
+
+function decompressorFor(encoding: string): Transform | undefined {
+  switch (encoding.toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
       return createGunzip({ flush: zlib.Z_SYNC_FLUSH, finishFlush: zlib.Z_SYNC_FLUSH });
