@@ -10,7 +10,7 @@ import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELA
 import { BodyDecodingError, sendWithFetch, sendWithNodeHttp, type SendRequest, type UpstreamResponse } from './http-client.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, responseToResult, type ToolResult } from './response.js';
-import { decideRetry, isRetryableStatus, sleep, type RetryPolicy } from './retry.js';
+import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
 
 export interface UpstreamOptions {
   /** Sends through this fetch instead of node:http (tests inject one; so may a project's own code). */
@@ -56,7 +56,9 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
       const { response } = outcome;
       if (response.status === 401 && opts.onUnauthorized && !askedForCredentials) {
         askedForCredentials = true;
-        const headers = await opts.onUnauthorized();
+        // Within the call's own time budget and cancellation, however long the token endpoint takes.
+        phase = 'token';
+        const headers = await untilAborted(opts.onUnauthorized(), signal);
         if (headers !== undefined) {
           await response.discard();
           history.reauthorized = true;
@@ -96,7 +98,8 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
     // Cancellation by the client is not an upstream problem: let it propagate.
     if (opts.signal?.aborted) throw error;
     if (timedOut()) {
-      return errorResult(withHistory(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms`, history));
+      const waitingFor = phase === 'token' ? ' while getting a fresh access token after HTTP 401' : '';
+      return errorResult(withHistory(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms${waitingFor}`, history));
     }
     return errorResult(withHistory(describeFailure(error, phase, originOf(req.url), opts.label), history));
   } finally {
@@ -185,7 +188,8 @@ function withHistory(message: string, history: AttemptHistory): string {
   return note === undefined ? message : `${message} (${note})`;
 }
 
-type Phase = 'send' | 'read';
+/** What the exchange was doing: sending (and waiting for the status), asking for new credentials, reading the body. */
+type Phase = 'send' | 'token' | 'read';
 
 type SendOutcome = { kind: 'response'; response: UpstreamResponse } | { kind: 'refused'; message: string };
 

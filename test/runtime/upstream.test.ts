@@ -491,6 +491,16 @@ describe('callUpstream after a 401', () => {
     expect(asked).toBe(1);
   });
 
+  it('waits for new credentials within the call\'s time budget only', async () => {
+    let settle: (headers: Record<string, string>) => void = () => undefined;
+    const slowTokenEndpoint = () => new Promise<Record<string, string>>((resolve) => (settle = resolve));
+    const started = performance.now();
+    const result = await callUpstream(stale(), { ...OPTS, timeoutMs: 300, onUnauthorized: slowTokenEndpoint });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Request to GET /thing timed out after 300 ms while getting a fresh access token after HTTP 401' }], isError: true });
+    settle({ authorization: 'Bearer fresh' }); // arriving late changes nothing
+  });
+
   it('without new credentials (or without the hook), the 401 is the result', async () => {
     const expected = { content: [{ type: 'text', text: 'HTTP 401 Unauthorized from GET /thing\n\n{"message":"Bad credentials"}' }], isError: true };
     expect(await callUpstream(stale(), { ...OPTS, onUnauthorized: async () => undefined })).toEqual(expected);

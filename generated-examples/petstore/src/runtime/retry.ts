@@ -102,6 +102,19 @@ function formatSeconds(ms: number): string {
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts (client cancel, timeout). */
+/**
+ * The promise's outcome, or a rejection with the signal's reason as soon as it aborts (the work itself goes on:
+ * a token being fetched is still cached for the next call).
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
