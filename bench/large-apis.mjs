@@ -23,6 +23,8 @@ const WARMUP_CALLS = 200;
 const BLOCK = 50;
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const children = new Set();
+/** The turns' own ratios of the paired figures, printed under the table. */
+const turnNotes = [];
 const work = mkdtempSync(join(tmpdir(), 'otm-bench-large-'));
 
 if (!existsSync(GITHUB)) {
@@ -228,8 +230,6 @@ async function tokensPerSpec() {
  * figures, and the median of the turns' own ratios. A turn's two runs see the same moment of a shared machine,
  * so its ratio holds when the machine's speed drifts between turns; the turns' ratios are listed under the table.
  */
-const turnNotes = [];
-
 function pairedRatioRows(label, ours, floor, target) {
   const ratios = ours.map((value, i) => value / floor[i]);
   const ratio = median(ratios);
