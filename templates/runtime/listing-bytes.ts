@@ -18,6 +18,7 @@ export interface SerializedListing {
 const OPEN = Buffer.from('{"tools":[\n');
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
 /** The listing in tools-list.json's bytes; undefined when they are not in the generator's layout. */
@@ -31,7 +32,7 @@ export function serializedListing(bytes: Buffer): SerializedListing | undefined 
       const newline = bytes.indexOf(NEWLINE, next);
       const end = newline < 0 ? bytes.length : newline;
       // Lines end with the comma between entries, except the last; the closing `]}` has a line of its own.
-      if (bytes[next] !== 0x7b) break;
+      if (bytes[next] !== OPEN_BRACE) break;
       starts.push(next);
       ends.push(bytes[end - 1] === COMMA ? end - 1 : end);
       next = end + 1;
