@@ -3,7 +3,7 @@
  *
  * The encoding is built from its merge ranks. gpt-tokenizer ships them as a 2.4 MB JavaScript module whose
  * compilation alone takes about 280 ms; `npm run build` writes the same ranks as JSON beside this file
- * (scripts/write-token-ranks.ts), which parses in half that and touches far less memory. Without that file
+ * (scripts/write-token-ranks.ts), which parses in half that and with fewer page faults. Without that file
  * (running from the TypeScript sources) the module is loaded as gpt-tokenizer publishes it. Either way the
  * encoding is gpt-tokenizer's own (`GptEncoding.getEncodingApi('o200k_base', …)`, as its o200k_base entry
  * point calls it), so the counts are the same.
