@@ -1,23 +1,24 @@
 /**
- * What the dynamic and hybrid modes need from generation: a search index over every operation, and the
- * core set of direct tools for hybrid mode.
+ * What the dynamic and hybrid modes need from generation: the default mode, and a search index over every
+ * operation (the hybrid core is chosen in hybrid-core.ts).
  */
 import type { Catalog, ToolMode } from '../../templates/runtime/catalog.js';
 import { listAllTools } from '../../templates/runtime/listing.js';
-import { buildSearchIndex, type SearchDocument } from '../../templates/runtime/search.js';
+import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search.js';
 import { onHelper } from '../helper/helper.js';
-import type { ToolModel } from '../ir/types.js';
+import type { ApiModel, ToolModel } from '../ir/types.js';
+import { browseGroups } from './browse-groups.js';
+import { searchDocuments } from './search-documents.js';
 import { dataJson } from './data-json.js';
 
-/** How many direct tools hybrid mode lists when the user names none: well under the tightest client cap. */
-export const DEFAULT_CORE_SIZE = 15;
-
 /**
- * The default mode follows the API's size: when the mode-`all` tools/list is larger than this, the default
- * is `hybrid`. 400 kB is about 100,000 o200k_base tokens (4.0–4.6 bytes per token across ../shared/specs),
- * half of a 200k-token context window: past it, listing every operation leaves a model too little room to
- * work, whatever the client. Bytes rather than tokens keep the rule cheap and exact to state.
+ * The default mode lists every operation only when the list fits both a host's tool cap and a model's
+ * context. VS Code Copilot and OpenAI's function calling take at most 128 tools (a host with a lower cap,
+ * like Cursor's 40, gets the hybrid listing from the server's client profile instead). 400 kB of
+ * tools/list is about 100,000 o200k_base tokens (4.0-4.6 bytes per token across ../shared/specs), half of a
+ * 200k-token context window: past it, listing every operation leaves a model too little room to work.
  */
+export const ALL_MODE_MAX_TOOLS = 128;
 export const ALL_MODE_MAX_LIST_BYTES = 400_000;
 
 export interface ToolModeChoice {
@@ -27,17 +28,18 @@ export interface ToolModeChoice {
 }
 
 /**
- * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else by size: `all` when
- * the full tool list fits ALL_MODE_MAX_LIST_BYTES, `hybrid` when it does not.
+ * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else `all` when the full
+ * tool list has at most ALL_MODE_MAX_TOOLS tools and ALL_MODE_MAX_LIST_BYTES bytes, `hybrid` when not.
  */
 export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boolean, listedInModeAll: readonly string[]): ToolModeChoice {
   if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
   if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
+  const count = listedInModeAll.length;
   const bytes = listBytes(listedInModeAll);
-  const size = `${Math.round(bytes / 1000)} kB`;
-  return bytes <= ALL_MODE_MAX_LIST_BYTES
-    ? { mode: 'all', reason: `default: the full tool list (${size}) fits the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget` }
-    : { mode: 'hybrid', reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation` };
+  const size = `${count} tools, ${Math.round(bytes / 1000)} kB`;
+  if (count > ALL_MODE_MAX_TOOLS) return { mode: 'hybrid', reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation` };
+  if (bytes > ALL_MODE_MAX_LIST_BYTES) return { mode: 'hybrid', reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation` };
+  return { mode: 'all', reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and ${ALL_MODE_MAX_LIST_BYTES / 1000} kB` };
 }
 
 /** Every tool as tools/list shows it in mode all, stringified (tools-list.json's lines, and the size rule's input). */
@@ -53,53 +55,22 @@ function listBytes(entries: readonly string[]): number {
 }
 
 /**
- * search-index.json. The index is built on the helper thread when there is one: the documents are a small
- * copy of the tools, and the main thread goes on emitting meanwhile.
+ * search-index.json: the search index, the groups to browse and each operation's summary. The index is
+ * built on the helper thread when there is one (the documents are plain text), while this one goes on emitting.
  */
-export async function searchIndexFile(tools: readonly ToolModel[]): Promise<string> {
-  const docs = operationSearchDocuments(tools);
-  return (await onHelper<string>('searchIndexFile', docs)) ?? searchIndexText(docs);
+export async function searchIndexFile(api: ApiModel, tools: readonly ToolModel[]): Promise<string> {
+  const { groups, groupOf } = browseGroups(api, tools);
+  const input: SearchIndexInput = { docs: searchDocuments(api, tools, groupOf), groups };
+  return (await onHelper<string>('searchIndexFile', input)) ?? searchIndexText(input);
 }
 
-/** One line per posting term, like catalog.json: the server reads it, a person reads its diff. */
-export function searchIndexText(docs: readonly SearchDocument[]): string {
-  return dataJson(buildSearchIndex(docs), ['postings']);
+export interface SearchIndexInput {
+  docs: SearchDocument[];
+  groups: SearchGroup[];
 }
 
-function operationSearchDocuments(tools: readonly ToolModel[]): SearchDocument[] {
-  return tools.map((t) => ({
-      fields: [
-        [t.name, 3],
-        [t.operationId ?? '', 2],
-        [t.title ?? '', 3],
-        [t.tags.join(' '), 2],
-        [t.source.path.replace(/[{}]/g, ' '), 2],
-        [t.description, 1],
-        [Object.keys((t.inputSchema['properties'] as Record<string, unknown> | undefined) ?? {}).join(' '), 1],
-      ],
-    }));
-}
-
-/**
- * The core of hybrid mode: the tools the user names (by tool name or operationId) or tags; by default the
- * operations closest to the API's root, reads first: the entry points a model needs before it can search.
- */
-export function chooseCore(tools: readonly ToolModel[], names: readonly string[], tags: readonly string[]): string[] {
-  if (names.length > 0 || tags.length > 0) {
-    const wanted = new Set(names);
-    const tagSet = new Set(tags);
-    return tools.filter((t) => wanted.has(t.name) || (t.operationId !== undefined && wanted.has(t.operationId)) || t.tags.some((g) => tagSet.has(g))).map((t) => t.name);
-  }
-  const ranked = tools
-    .map((t, index) => ({ t, index, rank: coreRank(t) }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index)
-    .slice(0, DEFAULT_CORE_SIZE);
-  return ranked.sort((a, b) => a.index - b.index).map(({ t }) => t.name);
-}
-
-function coreRank(tool: ToolModel): number {
-  const depth = tool.source.path.split('/').filter(Boolean).length;
-  const params = (tool.source.path.match(/\{/g) ?? []).length;
-  const read = tool.annotations.readOnlyHint ? 0 : 1;
-  return depth * 10 + params * 5 + read * 3 + (tool.deprecated ? 100 : 0);
+/** Data-file layout like catalog.json: one line per index term and per operation, so a diff shows what changed. */
+export function searchIndexText({ docs, groups }: SearchIndexInput): string {
+  const file = buildSearchIndex(docs, groups);
+  return dataJson(file, ['terms', 'operations', 'groups', 'bridge']);
 }

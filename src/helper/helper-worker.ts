@@ -2,9 +2,8 @@
 import { parentPort } from 'node:worker_threads';
 import { toolNamesSkeleton } from '../emit/code.js';
 import { formatSources, warmUpPrettier, type SourceToFormat } from '../format/prettier.js';
-import { searchIndexText } from '../emit/tool-modes.js';
+import { searchIndexText, type SearchIndexInput } from '../emit/tool-modes.js';
 import { countListTokens } from '../report/tokens.js';
-import type { SearchDocument } from '../../templates/runtime/search.js';
 import type { HelperRequest, HelperResponse, HelperTask } from './helper.js';
 
 // Loaded now, in the order they are needed, while the main thread reads the spec; requests wait for them.
@@ -20,7 +19,7 @@ const TASKS: Record<HelperTask, (input: never) => Promise<unknown>> = {
   toolNamesSkeleton: () => (skeleton ??= toolNamesSkeleton()),
   countTokens: (input: string) => countListTokens(input),
   format: (input: SourceToFormat[]) => formatSources(input),
-  searchIndexFile: async (input: SearchDocument[]) => searchIndexText(input),
+  searchIndexFile: async (input: SearchIndexInput) => searchIndexText(input),
 };
 
 parentPort?.on('message', (request: HelperRequest) => {

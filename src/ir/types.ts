@@ -22,8 +22,18 @@ export interface ApiModel {
   /** Shared JSON Schemas (2020-12), keyed by a `$defs`-safe name. Only schemas that inputs reference. */
   schemas: Record<string, JsonSchema>;
   securitySchemes: SecuritySchemeModel[];
+  /** The spec's tag declarations (name, display name, description), in spec order. */
+  tags: TagModel[];
   /** Global security requirements (alternatives of AND-lists of scheme names). */
   security?: string[][];
+}
+
+export interface TagModel {
+  kind: 'tag';
+  name: string;
+  /** `x-displayName`, as Redoc and others show the tag. */
+  displayName?: string;
+  description?: string;
 }
 
 export interface ServerModel {

@@ -8,6 +8,7 @@ import { asString, type NormalizeContext } from './context.js';
 import { normalizeOperations } from './operations.js';
 import { normalizeRequirements, normalizeSecuritySchemes } from './security.js';
 import { normalizeServers, swagger2Servers } from './servers.js';
+import { normalizeTags } from './tags.js';
 
 export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel {
   const schemas = new SchemaConverter(loaded.document, diags);
@@ -38,6 +39,7 @@ export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel 
     operations,
     schemas: schemas.defs,
     securitySchemes,
+    tags: normalizeTags(loaded.document['tags']),
     ...(description ? { description } : {}),
     ...(security ? { security } : {}),
   };

@@ -1,0 +1,31 @@
+/**
+ * Reading resources out of path templates, for browsing groups and the hybrid core: `/repos/{owner}/{repo}/issues`
+ * is the `issues` collection of a repository; `/repos/{owner}/{repo}/issues/{issue_number}` one of its items.
+ */
+
+export interface PathSegment {
+  text: string;
+  /** A `{template}` segment (or one that holds a template, like `{name}.json`). */
+  param: boolean;
+}
+
+/** API version markers (`v1`, `v2beta1`, `2022-11-28`) say nothing about what an operation does. */
+const VERSION_SEGMENT = /^(v\d+([a-z]+\d*)?|\d[\d.-]*)$/i;
+
+export function pathSegments(path: string): PathSegment[] {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((text) => ({ text, param: text.includes('{') }))
+    .filter((s) => s.param || !VERSION_SEGMENT.test(s.text));
+}
+
+/** The literal (non-template) segments of a path, versions left out. */
+export function literalSegments(path: string): string[] {
+  return pathSegments(path).filter((s) => !s.param).map((s) => s.text);
+}
+
+/** The path with every template written `{}`, so `/a/{id}` and `/a/{name}` are the same place. */
+export function pathShape(path: string): string {
+  return pathSegments(path).map((s) => (s.param ? '{}' : s.text)).join('/');
+}

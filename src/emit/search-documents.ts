@@ -1,0 +1,131 @@
+/**
+ * What the operation search indexes for each tool: the words that tell a model which operation does what
+ * a person asked for. Read from the tools and the API model only (the IR), never the raw spec.
+ */
+import type { OperationSummary, SearchDocument } from '../../templates/runtime/search.js';
+import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../ir/types.js';
+import { isPlainObject } from '../util/stable.js';
+import { pathSegments } from './path-resources.js';
+
+/** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
+const DESCRIPTION_CHARS = 400;
+const TAG_DESCRIPTION_CHARS = 160;
+
+/** `groupOf`: each tool's browsing group, by tool index. */
+export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], groupOf: readonly string[]): SearchDocument[] {
+  const tags = new Map(api.tags.map((t) => [t.name, t]));
+  return tools.map((tool, index) => {
+    const args = argumentWords(tool, api.schemas);
+    return {
+      fields: {
+        name: `${tool.name} ${tool.operationId ?? ''}`,
+        summary: tool.title ?? firstLine(tool.description),
+        tags: tool.tags.map((name) => tagWords(name, tags.get(name))).join(' '),
+        resource: pathSegments(tool.source.path).filter((s) => !s.param).map((s) => s.text).join(' '),
+        action: actionWords(tool),
+        params: args.names.join(' '),
+        values: args.bodyValues.join(' '),
+        filters: args.filterValues.join(' '),
+        description: tool.description.slice(0, DESCRIPTION_CHARS),
+      },
+      operation: operationSummary(tool, groupOf[index]!),
+    };
+  });
+}
+
+export function operationSummary(tool: ToolModel, group: string): OperationSummary {
+  const required = tool.inputSchema['required'];
+  return {
+    name: tool.name,
+    method: tool.source.method.toUpperCase(),
+    path: tool.source.path,
+    summary: oneLine(tool.title ?? firstLine(tool.description)),
+    required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : [],
+    group,
+  };
+}
+
+function tagWords(name: string, tag: TagModel | undefined): string {
+  return [name, tag?.displayName ?? '', (tag?.description ?? '').slice(0, TAG_DESCRIPTION_CHARS)].join(' ');
+}
+
+/**
+ * The HTTP method as the verb people use: GET on a collection lists, on an item gets; POST creates; PUT
+ * and PATCH update; DELETE deletes. Summaries usually say so too, but not always ("Issues for a repo").
+ */
+function actionWords(tool: ToolModel): string {
+  const last = pathSegments(tool.source.path).at(-1);
+  switch (tool.source.method) {
+    case 'get':
+      return last && !last.param ? 'list' : 'get';
+    case 'post':
+      return 'create';
+    case 'put':
+      return 'update replace';
+    case 'patch':
+      return 'update';
+    case 'delete':
+      return 'delete';
+    default:
+      return '';
+  }
+}
+
+interface ArgumentWords {
+  names: string[];
+  /** Enum values of the request body: choosing one is often the action itself (`state: closed`). */
+  bodyValues: string[];
+  /** Enum values of query and other parameters: they narrow a listing. */
+  filterValues: string[];
+}
+
+function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): ArgumentWords {
+  const words: ArgumentWords = { names: [], bodyValues: [], filterValues: [] };
+  const bodyArg = tool.request.body?.arg;
+  for (const [name, schema] of Object.entries(propertiesOf(tool.inputSchema, defs))) {
+    if (name === bodyArg) {
+      for (const [prop, propSchema] of Object.entries(propertiesOf(schema, defs))) {
+        words.names.push(prop);
+        words.bodyValues.push(...enumWords(propSchema, defs));
+      }
+      continue;
+    }
+    words.names.push(name);
+    words.filterValues.push(...enumWords(schema, defs));
+  }
+  return words;
+}
+
+/** An object schema's properties, through `$ref`s and the branches of allOf/anyOf/oneOf. */
+function propertiesOf(schema: unknown, defs: Record<string, JsonSchema>, depth = 0): Record<string, unknown> {
+  const resolved = resolve(schema, defs);
+  if (!resolved || depth > 3) return {};
+  const own = isPlainObject(resolved['properties']) ? resolved['properties'] : {};
+  const branches = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (Array.isArray(resolved[k]) ? (resolved[k] as unknown[]) : []));
+  return Object.assign({}, ...branches.map((b) => propertiesOf(b, defs, depth + 1)), own) as Record<string, unknown>;
+}
+
+function enumWords(schema: unknown, defs: Record<string, JsonSchema>, depth = 0): string[] {
+  const resolved = resolve(schema, defs);
+  if (!resolved || depth > 3) return [];
+  const values = Array.isArray(resolved['enum']) ? resolved['enum'].filter((v): v is string => typeof v === 'string') : [];
+  if (typeof resolved['const'] === 'string') values.push(resolved['const']);
+  const nested = [resolved['items'], ...['anyOf', 'oneOf'].flatMap((k) => (Array.isArray(resolved[k]) ? (resolved[k] as unknown[]) : []))];
+  return [...values, ...nested.flatMap((s) => enumWords(s, defs, depth + 1))];
+}
+
+function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema | undefined {
+  if (!isPlainObject(schema)) return undefined;
+  const ref = schema['$ref'];
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return defs[ref.slice('#/$defs/'.length)];
+  return schema;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
