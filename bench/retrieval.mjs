@@ -1,0 +1,266 @@
+// Retrieval benchmark (issue 14): requests written the way people ask an assistant, each with the operations
+// that correctly serve it, asked of `search_operations` exactly as a model asks it (limit 10), per API.
+//   node bench/retrieval.mjs [--misses] [--api NAME] [--json FILE]
+// Run after `npm run build`. The query sets are bench/retrieval/<api>.json; their `expectedOps` ("METHOD /path")
+// are the ground truth and are mapped to the current tool names through catalog.json, so renaming tools does not
+// touch the sets. Figures per API: recall@k = share of requests with at least one expected operation in the top k;
+// MRR = mean of 1/rank of the first expected operation (0 when it is not in the top 10).
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import ts from 'typescript';
+import { generate } from '../dist/src/index.js';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const SPECS = join(REPO, '..', 'shared', 'specs');
+const SETS = join(REPO, 'bench', 'retrieval');
+const APIS = ['github', 'stripe', 'kubernetes', 'digitalocean', 'box'];
+const LIMIT = 10;
+const CUTS = [1, 5, 10];
+const TIMING_ROUNDS = 5;
+/** Issue 14's targets: means over the APIs, and search latency per query. */
+const TARGET = { recallAt1: 0.5, recallAt10: 0.85, p95Ms: 10 };
+
+const args = parseArgs(process.argv.slice(2));
+if (!existsSync(join(SPECS, 'MANIFEST.tsv'))) {
+  console.log('bench/retrieval: ../shared/specs is missing; skipped');
+  process.exit(0);
+}
+const work = mkdtempSync(join(tmpdir(), 'otm-bench-retrieval-'));
+try {
+  await main();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function main() {
+  const mainFiles = manifestMainFiles();
+  const rows = [];
+  for (const api of args.apis) {
+    const set = JSON.parse(readFileSync(join(SETS, `${api}.json`), 'utf8'));
+    const { files } = await generate({ spec: join(SPECS, mainFiles.get(api)), write: false, validate: false });
+    const byName = new Map(files.map((f) => [f.path, f.contents]));
+    const names = toolNamesByOperation(byName.get('catalog.json'));
+    const cases = set.map((entry) => ({ ...entry, wanted: wantedNames(api, entry, names) }));
+    const renamed = cases.filter((entry) => entry.expected.join() !== entry.wanted.join()).length;
+    if (renamed > 0) console.log(`bench/retrieval/${api}.json: ${renamed} entries' "expected" names are out of date (expectedOps decide)`);
+    const searcher = await makeSearcher(byName, join(work, api));
+    rows.push(await measure(api, cases, searcher));
+  }
+  printTable(rows);
+  printTargets(rows);
+  if (args.misses) printMisses(rows);
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(figures(rows), null, 2)}\n`);
+}
+
+/**
+ * The one place that knows the generated runtime's internals: everything a generated server wires together to
+ * answer `search_operations` (see templates/runtime/main.ts and server.ts), built from the generated files.
+ * Returns `search(query)` → the names in structuredContent.results, and what loading the index cost.
+ */
+async function makeSearcher(files, dir) {
+  const runtime = await loadGeneratedRuntime(files, dir);
+  const [{ parseCatalog }, { ToolRegistry }, { handleMetaTool }, { SEARCH_TOOL }] = await Promise.all(
+    ['tool-table.js', 'tools.js', 'meta-tools.js', 'meta-definitions.js'].map((file) => import(pathToFileURL(join(runtime, file)).href)),
+  );
+  const registry = new ToolRegistry(parseCatalog(Buffer.from(files.get('catalog.json'))));
+  const indexText = files.get('search-index.json');
+  const start = performance.now();
+  const index = JSON.parse(indexText);
+  const loadMs = performance.now() - start;
+  const context = {
+    registry,
+    searchIndex: () => index,
+    callOperation: () => {
+      throw new Error('the retrieval benchmark never calls an operation');
+    },
+  };
+  return {
+    indexBytes: Buffer.byteLength(indexText),
+    loadMs,
+    async search(query) {
+      const result = await handleMetaTool(SEARCH_TOOL, { query, limit: LIMIT }, context);
+      if (result.isError) throw new Error(`search_operations failed for "${query}": ${JSON.stringify(result.content)}`);
+      return result.structuredContent.results.map((r) => r.name);
+    },
+  };
+}
+
+/**
+ * The generated project's own copy of the runtime (src/runtime/*.ts), transpiled to JavaScript in `dir`, so the
+ * benchmark runs exactly what a generated server ships. Its imports resolve against this repo's node_modules.
+ */
+async function loadGeneratedRuntime(files, dir) {
+  const runtime = join(dir, 'runtime');
+  mkdirSync(runtime, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const compilerOptions = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false };
+  for (const [path, contents] of files) {
+    if (!path.startsWith('src/runtime/') || !path.endsWith('.ts')) continue;
+    const out = join(runtime, path.slice('src/runtime/'.length).replace(/\.ts$/, '.js'));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, ts.transpileModule(contents, { compilerOptions, fileName: path }).outputText);
+  }
+  return runtime;
+}
+
+/** `METHOD /path` → tool name, from catalog.json (the generator's data contract). */
+function toolNamesByOperation(catalogText) {
+  const { tools } = JSON.parse(catalogText);
+  return new Map(tools.map((tool) => [operationKey(tool.request.method, tool.request.path), tool.name]));
+}
+
+function operationKey(method, path) {
+  return `${method.toUpperCase()} ${path}`;
+}
+
+/** The current tool names of an entry's expectedOps; an operation the catalog does not have is a broken set. */
+function wantedNames(api, entry, names) {
+  return entry.expectedOps.map((op) => {
+    const [method, ...rest] = op.trim().split(/\s+/);
+    const name = names.get(operationKey(method, rest.join(' ')));
+    if (!name) throw new Error(`bench/retrieval/${api}.json: "${entry.query}" expects ${op}, which is not an operation of the ${api} catalog`);
+    return name;
+  });
+}
+
+async function measure(api, cases, searcher) {
+  const firstStart = performance.now();
+  await searcher.search(cases[0].query); // the first search may build what the index needs; timed apart
+  const firstMs = performance.now() - firstStart;
+  const results = [];
+  const coldTimes = [];
+  for (const entry of cases) {
+    const start = performance.now();
+    const returned = await searcher.search(entry.query);
+    coldTimes.push(performance.now() - start);
+    const position = returned.findIndex((name) => entry.wanted.includes(name));
+    results.push({ query: entry.query, wanted: entry.wanted, returned, rank: position + 1 });
+  }
+  const times = await latencies(cases, searcher);
+  const recall = Object.fromEntries(CUTS.map((k) => [k, share(results, (r) => r.rank > 0 && r.rank <= k)]));
+  const mrr = results.reduce((sum, r) => sum + (r.rank > 0 ? 1 / r.rank : 0), 0) / results.length;
+  return {
+    api,
+    n: results.length,
+    recall,
+    mrr,
+    p50: quantile(times, 0.5),
+    p95: quantile(times, 0.95),
+    coldP95: quantile(coldTimes.sort((a, b) => a - b), 0.95),
+    firstMs,
+    indexBytes: searcher.indexBytes,
+    loadMs: searcher.loadMs,
+    results,
+  };
+}
+
+/**
+ * Each query's search time: the median of TIMING_ROUNDS runs, taken in rounds over the whole set so a pause of
+ * the shared machine (or a garbage collection) falls on one run of several queries, not on one query's figure.
+ */
+async function latencies(cases, searcher) {
+  const runs = cases.map(() => []);
+  for (let round = 0; round < TIMING_ROUNDS; round++) {
+    for (const [i, entry] of cases.entries()) {
+      const start = performance.now();
+      await searcher.search(entry.query);
+      runs[i].push(performance.now() - start);
+    }
+  }
+  return runs.map((samples) => median(samples)).sort((a, b) => a - b);
+}
+
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function share(items, predicate) {
+  return items.filter(predicate).length / items.length;
+}
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+function printTable(rows) {
+  const mean = (pick) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+  const head = ['API', 'n', 'R@1', 'R@5', 'R@10', 'MRR', 'p50 ms', 'p95 ms', 'cold p95', '1st ms', 'index bytes', 'parse ms'];
+  const body = rows.map((row) => [
+    row.api, String(row.n), ...CUTS.map((k) => fixed(row.recall[k])), fixed(row.mrr),
+    row.p50.toFixed(2), row.p95.toFixed(2), row.coldP95.toFixed(2), row.firstMs.toFixed(1), String(row.indexBytes), row.loadMs.toFixed(1),
+  ]);
+  body.push(['mean', String(rows.reduce((s, r) => s + r.n, 0)), ...CUTS.map((k) => fixed(mean((r) => r.recall[k]))), fixed(mean((r) => r.mrr)), '', '', '', '', '', '']);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((line) => line[i].length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const cells of body) console.log(line(cells));
+  console.log(`(mean n is the total; R@k and MRR means are over APIs; search latency: each query's median of ${TIMING_ROUNDS} runs once every query was asked once; cold p95: that first asking, in a fresh runtime (JIT not warm); 1st ms: the very first search)`);
+}
+
+function printTargets(rows) {
+  const mean = (pick) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
+  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  const at1 = mean((r) => r.recall[1]);
+  const at10 = mean((r) => r.recall[10]);
+  const slowest = Math.max(...rows.map((r) => r.p95));
+  console.log(`targets (issue 14): mean R@1 ≥ ${TARGET.recallAt1}: ${verdict(at1 >= TARGET.recallAt1)}; mean R@10 ≥ ${TARGET.recallAt10}: ${verdict(at10 >= TARGET.recallAt10)}; p95 < ${TARGET.p95Ms} ms on every API: ${verdict(slowest < TARGET.p95Ms)}`);
+}
+
+function fixed(value) {
+  return value.toFixed(2);
+}
+
+/** Every request whose expected operation is not first, the ones not found at all first. */
+function printMisses(rows) {
+  for (const row of rows) {
+    const misses = row.results.filter((r) => r.rank !== 1).sort((a, b) => worse(a) - worse(b));
+    console.log(`\n${row.api}: ${misses.length} of ${row.n} not at rank 1`);
+    for (const miss of misses) {
+      console.log(`  [${miss.rank === 0 ? 'not in top 10' : `rank ${miss.rank}`}] ${miss.query}`);
+      console.log(`      expected ${miss.wanted.join(' | ')}`);
+      console.log(`      got      ${miss.returned.slice(0, 3).join(', ') || '(nothing)'}`);
+    }
+  }
+}
+
+function worse(result) {
+  return result.rank === 0 ? -1 : -result.rank;
+}
+
+function figures(rows) {
+  return rows.map(({ results, ...row }) => ({
+    ...row,
+    misses: results.filter((r) => r.rank !== 1).map(({ query, wanted, returned, rank }) => ({ query, wanted, rank, top3: returned.slice(0, 3) })),
+  }));
+}
+
+function manifestMainFiles() {
+  const [header, ...lines] = readFileSync(join(SPECS, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const name = header.indexOf('name');
+  const main = header.indexOf('main_file');
+  return new Map(lines.map((cells) => [cells[name], cells[main]]));
+}
+
+function parseArgs(argv) {
+  const parsed = { misses: false, json: undefined, apis: APIS };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--misses') parsed.misses = true;
+    else if (arg === '--json') parsed.json = requiredValue(argv, ++i, arg);
+    else if (arg === '--api') parsed.apis = [requiredValue(argv, ++i, arg)];
+    else throw new Error(`bench/retrieval: unknown argument ${arg} (usage: [--misses] [--api NAME] [--json FILE])`);
+  }
+  for (const api of parsed.apis) if (!APIS.includes(api)) throw new Error(`bench/retrieval: --api takes one of ${APIS.join(', ')}`);
+  return parsed;
+}
+
+function requiredValue(argv, i, flag) {
+  if (argv[i] === undefined) throw new Error(`bench/retrieval: ${flag} needs a value`);
+  return argv[i];
+}
