@@ -62,17 +62,17 @@ async function main() {
  */
 async function makeSearcher(files, dir) {
   const runtime = await loadGeneratedRuntime(files, dir);
-  const [{ parseCatalog }, { ToolRegistry }, { handleMetaTool }, { SEARCH_TOOL }] = await Promise.all(
-    ['tool-table.js', 'tools.js', 'meta-tools.js', 'meta-definitions.js'].map((file) => import(pathToFileURL(join(runtime, file)).href)),
+  const [{ parseCatalog }, { ToolRegistry }, { handleMetaTool }, { SEARCH_TOOL }, { OperationSearch }] = await Promise.all(
+    ['tool-table.js', 'tools.js', 'meta-tools.js', 'meta-definitions.js', 'search.js'].map((file) => import(pathToFileURL(join(runtime, file)).href)),
   );
   const registry = new ToolRegistry(parseCatalog(Buffer.from(files.get('catalog.json'))));
   const indexText = files.get('search-index.json');
   const start = performance.now();
-  const index = JSON.parse(indexText);
+  const search = OperationSearch.load(JSON.parse(indexText));
   const loadMs = performance.now() - start;
   const context = {
     registry,
-    searchIndex: () => index,
+    search: async () => search,
     callOperation: () => {
       throw new Error('the retrieval benchmark never calls an operation');
     },
@@ -99,7 +99,7 @@ async function loadGeneratedRuntime(files, dir) {
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const compilerOptions = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false };
   for (const [path, contents] of files) {
-    if (!path.startsWith('src/runtime/') || !path.endsWith('.ts')) continue;
+    if (!path.startsWith('src/runtime/') || !path.endsWith('.ts') || path.endsWith('.d.ts')) continue;
     const out = join(runtime, path.slice('src/runtime/'.length).replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, ts.transpileModule(contents, { compilerOptions, fileName: path }).outputText);

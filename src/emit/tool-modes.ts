@@ -7,7 +7,7 @@ import { listAllTools } from '../../templates/runtime/listing.js';
 import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search.js';
 import { onHelper } from '../helper/helper.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
-import { browseGroups } from './browse-groups.js';
+import type { BrowseGroups } from './browse-groups.js';
 import { searchDocuments } from './search-documents.js';
 import { dataJson } from './data-json.js';
 
@@ -58,8 +58,7 @@ function listBytes(entries: readonly string[]): number {
  * search-index.json: the search index, the groups to browse and each operation's summary. The index is
  * built on the helper thread when there is one (the documents are plain text), while this one goes on emitting.
  */
-export async function searchIndexFile(api: ApiModel, tools: readonly ToolModel[]): Promise<string> {
-  const { groups, groupOf } = browseGroups(api, tools);
+export async function searchIndexFile(api: ApiModel, tools: readonly ToolModel[], { groups, groupOf }: BrowseGroups): Promise<string> {
   const input: SearchIndexInput = { docs: searchDocuments(api, tools, groupOf), groups };
   return (await onHelper<string>('searchIndexFile', input)) ?? searchIndexText(input);
 }

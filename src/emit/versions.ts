@@ -4,4 +4,7 @@ export const GENERATED_DEPENDENCIES = {
   node: '2.1.2',
   typescript: '5.9.3',
   typesNode: '20.19.25',
+  /** The operation search (templates/runtime/search.ts): the same versions the generator indexes with. */
+  minisearch: '7.2.0',
+  stemmer: '2.0.1',
 } as const;

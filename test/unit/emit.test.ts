@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/generated-project.js';
 import { describe, expect, it } from 'vitest';
 import { catalogSecuritySchemes } from '../../src/emit/catalog.js';
 import { envName, envVar, slugify, toSemver } from '../../src/emit/names.js';
@@ -34,5 +37,14 @@ describe('emit names', () => {
       { name: 'basic', kind: 'http-basic', scheme: 'basic', env: { username: 'BASIC_USERNAME', password: 'BASIC_PASSWORD' } },
       { name: 'oauth', kind: 'oauth2', scheme: 'bearer', env: { value: 'OAUTH_TOKEN' } },
     ]);
+  });
+});
+
+describe('generated dependencies', () => {
+  it('pin the search libraries at the versions the generator builds the index with', async () => {
+    const { GENERATED_DEPENDENCIES } = await import('../../src/emit/versions.js');
+    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(GENERATED_DEPENDENCIES.minisearch).toBe(own.dependencies['minisearch']);
+    expect(GENERATED_DEPENDENCIES.stemmer).toBe(own.dependencies['wink-porter2-stemmer']);
   });
 });

@@ -25,8 +25,12 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
       const entries: Array<[string, string]> = Array.from({ length: 30 }, (_, i) => [`tool_${i}`, `GET /things/{id}/${'x'.repeat(i * 4)}`]);
       const sources: Array<[string, string]> = [['const a = {"b":1}', 'typescript'], ['{"docCount":1,"docLengths":[3],"avgDocLength":3,"postings":{}}', 'json']];
       expect(await onHelper('format', sources)).toEqual(await formatSources(sources));
-      const docs = entries.map(([name, route]) => ({ fields: [[name, 3], [route, 2], [`Gets ${name} — ünïcode`, 1]] as Array<[string, number]> }));
-      expect(await onHelper('searchIndexFile', docs)).toBe(searchIndexText(docs));
+      const docs = entries.map(([name, route]) => ({
+        fields: { name, resource: route, summary: `Gets ${name} — ünïcode` },
+        operation: { name, method: 'GET', path: route.slice(4), summary: `Gets ${name}`, required: [], group: 'things' },
+      }));
+      const input = { docs, groups: [{ name: 'things', description: 'Things.', operations: docs.map((_, i) => i) }] };
+      expect(await onHelper('searchIndexFile', input)).toBe(searchIndexText(input));
       const text = JSON.stringify({ tools: entries, special: '<|endoftext|>' });
       expect(await onHelper('countTokens', text)).toBe(await countListTokens(text));
     } finally {

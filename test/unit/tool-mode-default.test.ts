@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
-import { ALL_MODE_MAX_LIST_BYTES, chooseToolMode, listedInModeAll } from '../../src/emit/tool-modes.js';
+import { ALL_MODE_MAX_LIST_BYTES, ALL_MODE_MAX_TOOLS, chooseToolMode, listedInModeAll } from '../../src/emit/tool-modes.js';
 import { generate } from '../../src/pipeline.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 
@@ -28,6 +28,13 @@ describe('the default tool mode follows the size of the full tool list', () => {
     expect(big.reason).toMatch(/over the 400 kB budget/);
   });
 
+  it('is hybrid past the 128-tool cap of VS Code and OpenAI, however small the tools', () => {
+    expect(chooseToolMode(undefined, false, listedOf(ALL_MODE_MAX_TOOLS, 10)).mode).toBe('all');
+    const many = chooseToolMode(undefined, false, listedOf(ALL_MODE_MAX_TOOLS + 1, 10));
+    expect(many.mode).toBe('hybrid');
+    expect(many.reason).toMatch(/129 tools.*over the 128-tool cap/);
+  });
+
   it('is hybrid when a core is named, and --tool-mode always wins', () => {
     expect(chooseToolMode(undefined, true, listedOf(3, 10)).mode).toBe('hybrid');
     expect(chooseToolMode('all', false, listedOf(100, 10_000))).toEqual({ mode: 'all', reason: 'chosen with --tool-mode' });
@@ -37,7 +44,7 @@ describe('the default tool mode follows the size of the full tool list', () => {
   it('reaches the generation summary and the catalog', async () => {
     const result = await generate({ spec: `${REPO_ROOT}/fixtures/specs/petstore.yaml`, write: false, validate: false });
     expect(result.summary.toolMode.mode).toBe('all');
-    expect(result.summary.toolMode.reason).toMatch(/fits the 400 kB budget/);
+    expect(result.summary.toolMode.reason).toMatch(/fits 128 tools and 400 kB/);
     const hybrid = await generate({ spec: `${REPO_ROOT}/fixtures/specs/petstore.yaml`, write: false, validate: false, core: ['getPetById'] });
     expect(hybrid.summary.toolMode.mode).toBe('hybrid');
     expect(JSON.parse(hybrid.files.find((f) => f.path === 'catalog.json')!.contents)).toMatchObject({ toolMode: 'hybrid', core: ['getPetById'] });

@@ -1,6 +1,6 @@
 /** Entry point shared by every generated server: parse flags, load the catalog, start a transport. */
 import type { CatalogHeader, ToolMode } from './catalog.js';
-import type { SearchIndex } from './search.js';
+import type { SearchIndexFile } from './search.js';
 import { readConfig, type RuntimeConfig } from './config.js';
 import type { Hooks } from './hooks.js';
 import { readDataAhead, readJsonFile } from './data-file.js';
@@ -49,7 +49,7 @@ export async function main({ catalogUrl, catalogBytes, listingBytes, argv = proc
   }
   const registry = new ToolRegistry({ header: catalog, tools });
   const mode = toolMode(env['MCP_TOOL_MODE'], catalog.toolMode);
-  const searchIndex = lazy(() => readJsonFile<SearchIndex>(new URL('search-index.json', catalogUrl)));
+  const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl))));
   // Per-caller credentials only exist over HTTP. A stdio server builds its upstream auth (token cache and
   // all) on its first call, so its cold start does not load those modules.
   const upstreamAuth = flags.http ? await httpUpstreamAuth(catalog, env, config, log) : undefined;

@@ -6,14 +6,14 @@
 import type { CatalogTool } from './catalog.js';
 import type { ToolResult } from './response.js';
 import { errorResult } from './response.js';
-import { search, type SearchIndex } from './search.js';
+import type { OperationSearch, OperationSummary, SearchGroup } from './search.js';
 import { assembleInputSchema } from './listing.js';
 import { DEFAULT_LIMIT, DESCRIBE_TOOL, MAX_LIMIT, SEARCH_TOOL } from './meta-definitions.js';
 import type { ToolRegistry } from './tools.js';
 
 export interface MetaToolContext {
   registry: ToolRegistry;
-  searchIndex: () => SearchIndex;
+  search: () => Promise<OperationSearch>;
   /** Runs one operation exactly as a direct tool call would. */
   callOperation: (tool: CatalogTool, args: Record<string, unknown>) => Promise<ToolResult>;
 }
@@ -21,7 +21,11 @@ export interface MetaToolContext {
 export async function handleMetaTool(name: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<ToolResult> {
   switch (name) {
     case SEARCH_TOOL:
-      return searchOperations(ctx, String(args['query'] ?? ''), typeof args['limit'] === 'number' ? args['limit'] : DEFAULT_LIMIT);
+      return searchOperations(await ctx.search(), {
+        query: typeof args['query'] === 'string' ? args['query'].trim() : '',
+        group: typeof args['group'] === 'string' ? args['group'] : undefined,
+        limit: typeof args['limit'] === 'number' ? Math.min(Math.max(1, Math.trunc(args['limit'])), MAX_LIMIT) : DEFAULT_LIMIT,
+      });
     case DESCRIBE_TOOL:
       return describeOperation(ctx, String(args['name'] ?? ''));
     default: {
@@ -36,16 +40,45 @@ export async function handleMetaTool(name: string, args: Record<string, unknown>
   }
 }
 
-function searchOperations(ctx: MetaToolContext, query: string, limit: number): ToolResult {
-  const hits = search(ctx.searchIndex(), query, Math.min(Math.max(1, Math.trunc(limit)), MAX_LIMIT));
-  const results = hits.map(({ doc, score }) => {
-    const tool = ctx.registry.at(doc);
-    return { name: tool.name, method: tool.request.method, path: tool.request.path, summary: tool.title ?? firstLine(tool.description), score: Math.round(score * 100) / 100 };
-  });
-  const text = results.length === 0
-    ? `No operation matches "${query}". Try other words.`
-    : results.map((r) => `${r.name}: ${r.method} ${r.path} — ${r.summary}`).join('\n');
-  return { content: [{ type: 'text', text }], structuredContent: { results } };
+interface SearchRequest {
+  query: string;
+  group: string | undefined;
+  limit: number;
+}
+
+/** A search; without a query, the groups (or one group's operations) to browse. */
+export function searchOperations(search: OperationSearch, { query, group: groupName, limit }: SearchRequest): ToolResult {
+  const group = groupName === undefined ? undefined : search.group(groupName);
+  if (groupName !== undefined && !group) return unknownGroup(search, groupName);
+  if (!query) return group ? groupListing(search, group) : groupsListing(search.groups);
+  const results = search.search(query, limit, group).map(({ doc, score }) => ({ ...search.operation(doc), score: Math.round(score * 100) / 100 }));
+  if (results.length === 0) {
+    const note = `No operation matches "${query}"${group ? ` in group ${group.name}` : ''}. Browse the groups below (${SEARCH_TOOL} with "group"), or try other words.`;
+    return groupsListing(search.groups, note);
+  }
+  return { content: [{ type: 'text', text: results.map(resultLine).join('\n') }], structuredContent: { results } };
+}
+
+function groupListing(search: OperationSearch, group: SearchGroup): ToolResult {
+  const results = group.operations.map((doc) => search.operation(doc));
+  const text = [`${group.name}: ${group.description}`, ...results.map(resultLine)].join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: { group: group.name, results } };
+}
+
+function groupsListing(groups: readonly SearchGroup[], note?: string): ToolResult {
+  const listed = groups.map((g) => ({ name: g.name, operations: g.operations.length, description: g.description }));
+  const lines = listed.map((g) => `${g.name} (${g.operations}): ${g.description}`);
+  const text = [note ?? `${groups.length} groups of operations; pass one as "group" to list its operations.`, ...lines].join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: { groups: listed, results: [] } };
+}
+
+function unknownGroup(search: OperationSearch, name: string): ToolResult {
+  return errorResult(`There is no group "${name}". Groups: ${search.groups.map((g) => g.name).join(', ')}.`);
+}
+
+function resultLine(r: OperationSummary): string {
+  const required = r.required.length > 0 ? ` (required: ${r.required.join(', ')})` : '';
+  return `${r.name}: ${r.method} ${r.path} - ${r.summary}${required}`;
 }
 
 function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
@@ -65,9 +98,4 @@ function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
 
 function unknownOperation(name: string): ToolResult {
   return errorResult(`There is no operation named "${name}". Use ${SEARCH_TOOL} to find operation names.`);
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }

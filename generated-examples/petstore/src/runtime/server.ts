@@ -12,15 +12,15 @@ import type { CallDeps } from './call-tool.js';
 import { META_TOOL_NAMES, metaInstructions } from './meta-definitions.js';
 import { modeListing, type ListedTool } from './listing.js';
 import { serializedTools, type SerializedListing } from './listing-bytes.js';
-import type { SearchIndex } from './search.js';
+import type { OperationSearch } from './search.js';
 
 /** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
 export const TOOLS_LIST_TTL_MS = 3_600_000;
 
 export interface ServeOptions {
   mode: ToolMode;
-  /** Loaded on the first search only: the all-tools mode never pays for it. */
-  searchIndex: () => SearchIndex;
+  /** Loaded on the first search only (MiniSearch and the index): the all-tools mode never pays for it. */
+  searchIndex: () => Promise<OperationSearch>;
   /** Tools per tools/list page; 0 = one page. */
   pageSize: number;
   /**
@@ -42,7 +42,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
     ? (slice: PageEntry[]) => serializedTools(Buffer.concat(joinedBy(COMMA, slice.map((entry) => entryBytes(entry, serializedListing, deps.registry.names(), listed)))))
     : (slice: PageEntry[]) => slice.map(listed);
   const pages = paginate(entries, options.pageSize, pageTools);
-  const instructions = options.mode === 'all' ? catalog.server.instructions : `${catalog.server.instructions}\n\n${metaInstructions(options.mode)}`;
+  const instructions = options.mode === 'all' ? catalog.server.instructions : `${catalog.server.instructions}\n\n${metaInstructions(options.mode, catalog.core)}`;
   return () => {
     const server = new Server(info, {
       capabilities: { tools: { listChanged: false } },
@@ -65,7 +65,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`) as never;
         return (await handleMetaTool(name, args, {
           registry: deps.registry,
-          searchIndex: options.searchIndex,
+          search: options.searchIndex,
           callOperation: (tool, operationArgs) => callTool(deps, tool, operationArgs, ctx.mcpReq.signal, callerHeaders),
         })) as never;
       }

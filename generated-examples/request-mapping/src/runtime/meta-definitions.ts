@@ -17,14 +17,14 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
     {
       name: SEARCH_TOOL,
       title: `Search ${apiTitle} operations`,
-      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do. Returns operation names with their HTTP method, path and summary, best match first. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
+      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do, in plain words. Each result gives the operation's name, HTTP method, path, summary and required arguments, best match first. Without a query, lists the groups of operations; with a group, lists every operation in it. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', minLength: 1, description: 'Words describing the task, e.g. "list issues of a repository".' },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+          query: { type: 'string', description: 'What you want to do, in plain words, e.g. "close an issue" or "list pull requests of a repository". Leave out to browse the groups.' },
+          group: { type: 'string', description: 'A group name from the list without a query: lists its operations (with a query, searches only them).' },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Most results a search returns.' },
         },
-        required: ['query'],
         additionalProperties: false,
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -59,7 +59,7 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
   ];
 }
 
-export function metaInstructions(mode: 'dynamic' | 'hybrid'): string {
-  const direct = mode === 'hybrid' ? 'The most used operations are also direct tools. ' : '';
-  return `${direct}To use any operation: find it with ${SEARCH_TOOL}, read its arguments with ${DESCRIBE_TOOL}, run it with ${CALL_TOOL}.`;
+export function metaInstructions(mode: 'dynamic' | 'hybrid', core: readonly string[] = []): string {
+  const direct = mode === 'hybrid' && core.length > 0 ? `The most used operations are direct tools: ${core.join(', ')}. ` : '';
+  return `${direct}Every other operation: find it with ${SEARCH_TOOL} (a query in plain words; no query lists the groups of operations to browse), read its arguments with ${DESCRIBE_TOOL}, run it with ${CALL_TOOL}.`;
 }

@@ -1,17 +1,80 @@
 /**
- * Full-text search over the API's operations, for the `dynamic` and `hybrid` tool modes: Okapi BM25 over
- * weighted fields (name, summary, tags and path count more than prose). The index is built at generation
- * time (the generator imports this same tokenizer) and only scored here.
+ * Search and browse over the API's operations, for the `dynamic` and `hybrid` tool modes.
+ *
+ * Retrieval is MiniSearch (BM25+ with per-field boosts, prefix and fuzzy matching) over terms that
+ * search-text.ts makes on both sides. The generator builds the index (search-index.json) with this module;
+ * the server loads it on the first search. What it adds to the library:
+ * - fields that hold what picks an operation, each word counted once per field: name, summary, tags, path
+ *   resources, the HTTP action, argument names, and enum values (body values are actions: `state: closed`
+ *   closes an issue; query values only filter);
+ * - the vocabulary bridge (search-vocabulary.ts): each query word also searches its synonyms that the API
+ *   uses, at a lower weight;
+ * - a ranking that prefers operations matching more of the request's words, so one rare word cannot
+ *   outrank an operation that matches the whole request;
+ * - a best guess instead of an empty answer, and groups to browse when the words do not help.
  */
+import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
+import { analyze, fieldTerms, stemWord, words } from './search-text.js';
+import { HINT_WORDS, SYNONYM_SETS } from './search-vocabulary.js';
 
-export interface SearchIndex {
-  /** Number of documents (operations), in catalog tool order. */
-  docCount: number;
-  /** Weighted length of each document. */
-  docLengths: number[];
-  avgDocLength: number;
-  /** term → [docIndex, weighted term frequency] pairs, flattened: [d0, tf0, d1, tf1, …]. */
-  postings: Record<string, number[]>;
+/** The indexed fields and how much a match in each counts. */
+export const FIELD_BOOSTS = {
+  name: 2,
+  summary: 3,
+  tags: 1,
+  resource: 1.5,
+  action: 0.6,
+  params: 0.6,
+  values: 1,
+  filters: 0.3,
+  description: 0.5,
+} as const;
+
+export type SearchField = keyof typeof FIELD_BOOSTS;
+const FIELDS = Object.keys(FIELD_BOOSTS) as SearchField[];
+
+/** How much a synonym counts against the word the request used; more when the word itself is unknown to the API. */
+const SYNONYM_WEIGHT = 0.45;
+const SYNONYM_WEIGHT_UNKNOWN_WORD = 0.8;
+const HINT_WEIGHT = 0.25;
+
+/** What a result shows of an operation: enough to choose it and call it without another lookup. */
+export interface OperationSummary {
+  name: string;
+  method: string;
+  path: string;
+  summary: string;
+  /** Arguments the call must supply. */
+  required: string[];
+  group: string;
+}
+
+/** A browsable set of operations: a tag, or a path resource; large ones are split by sub-resource. */
+export interface SearchGroup {
+  name: string;
+  description: string;
+  /** Operations by catalog index, in catalog order. */
+  operations: number[];
+}
+
+export interface SearchDocument {
+  /** Raw text per field; analyzed (and each word counted once) when indexed. */
+  fields: Partial<Record<SearchField, string>>;
+  operation: OperationSummary;
+}
+
+/** search-index.json. */
+export interface SearchIndexFile {
+  format: 2;
+  /** The MiniSearch index (its own serialization, over pre-analyzed terms) less its terms... */
+  index: Omit<AsPlainObject, 'index'>;
+  /** ...which are kept apart, one per line of the file. */
+  terms: AsPlainObject['index'];
+  /** Query term → the index terms it also searches (its synonyms that the API uses). */
+  bridge: Record<string, string[]>;
+  /** Every operation's summary, by catalog index. */
+  operations: OperationSummary[];
+  groups: SearchGroup[];
 }
 
 export interface SearchHit {
@@ -19,78 +82,284 @@ export interface SearchHit {
   score: number;
 }
 
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
+/** Terms are analyzed before they reach MiniSearch, on both sides: it only splits on the spaces between them. */
+const MINISEARCH_OPTIONS = {
+  fields: FIELDS,
+  idField: 'id',
+  tokenize: (text: string) => (text === '' ? [] : text.split(' ')),
+  processTerm: (term: string) => term,
+};
 
-const STOP_WORDS = new Set(
-  'a an and are as at be by for from has have in is it its of on or that the this to was will with'.split(' '),
-);
-
-/** Lowercase words, camelCase and snake_case split, stop words dropped, crudely stemmed. */
-export function tokenize(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
-    .map(stem);
+export function buildSearchIndex(docs: readonly SearchDocument[], groups: readonly SearchGroup[]): SearchIndexFile {
+  const mini = new MiniSearch(MINISEARCH_OPTIONS);
+  const vocabulary = new Set<string>();
+  mini.addAll(
+    docs.map((doc, id) => {
+      const row: Record<string, string | number> = { id };
+      for (const field of FIELDS) {
+        const terms = fieldTerms(doc.fields[field] ?? '');
+        row[field] = terms;
+        for (const term of terms.split(' ')) if (term) vocabulary.add(term);
+      }
+      return row;
+    }),
+  );
+  const { index: terms, ...index } = mini.toJSON();
+  return {
+    format: 2,
+    index,
+    terms,
+    bridge: bridgeFor(vocabulary),
+    operations: docs.map((d) => d.operation),
+    groups: [...groups],
+  };
 }
 
-/** Enough stemming to match "repositories"/"repository" and "listing"/"list"; not a linguistic stemmer. */
-function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('es') && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
-}
-
-export interface SearchDocument {
-  /** Fields with weights, e.g. [[name, 3], [summary, 2], [description, 1]]. */
-  fields: Array<[text: string, weight: number]>;
-}
-
-export function buildSearchIndex(docs: readonly SearchDocument[]): SearchIndex {
-  const postings = new Map<string, Map<number, number>>();
-  const docLengths = docs.map((doc, index) => {
-    let length = 0;
-    for (const [text, weight] of doc.fields) {
-      for (const term of tokenize(text)) {
-        const perDoc = postings.get(term) ?? new Map<number, number>();
-        perDoc.set(index, (perDoc.get(index) ?? 0) + weight);
-        postings.set(term, perDoc);
-        length += weight;
+/**
+ * The synonym table restricted to one API: for each query term, the other terms of its sets that the index
+ * contains. Phrases count term by term.
+ */
+function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
+  const related = new Map<string, Set<string>>();
+  for (const set of SYNONYM_SETS) {
+    const termsOf = set.map((entry) => analyze(entry));
+    for (const [i, from] of termsOf.entries()) {
+      if (from.length !== 1) continue; // a query phrase cannot be looked up by one term
+      const source = from[0]!;
+      for (const [j, to] of termsOf.entries()) {
+        if (i === j) continue;
+        for (const target of to) {
+          if (target === source || !vocabulary.has(target)) continue;
+          let targets = related.get(source);
+          if (!targets) related.set(source, (targets = new Set()));
+          targets.add(target);
+        }
       }
     }
-    return length;
-  });
-  const flat: Record<string, number[]> = {};
-  for (const term of [...postings.keys()].sort()) {
-    flat[term] = [...postings.get(term)!.entries()].flat();
   }
-  const total = docLengths.reduce((a, b) => a + b, 0);
-  return { docCount: docs.length, docLengths, avgDocLength: docs.length > 0 ? total / docs.length : 0, postings: flat };
+  const bridge: SearchIndexFile['bridge'] = {};
+  for (const source of [...related.keys()].sort()) {
+    bridge[source] = [...related.get(source)!].sort();
+  }
+  return bridge;
 }
 
-export function search(index: SearchIndex, query: string, limit: number): SearchHit[] {
-  const scores = new Map<number, number>();
-  for (const term of new Set(tokenize(query))) {
-    const list = index.postings[term];
-    if (!list) continue;
-    const df = list.length / 2;
-    const idf = Math.log(1 + (index.docCount - df + 0.5) / (df + 0.5));
-    for (let i = 0; i < list.length; i += 2) {
-      const doc = list[i]!;
-      const tf = list[i + 1]!;
-      const norm = tf + BM25_K1 * (1 - BM25_B + (BM25_B * index.docLengths[doc]!) / (index.avgDocLength || 1));
-      scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (BM25_K1 + 1)) / norm);
-    }
+/** One word of the request: the term itself, and the synonyms it also searches for with their weights. */
+interface Concept {
+  term: string;
+  synonyms: Map<string, number>;
+  /** A hint ("my", "which"; see HINT_WORDS): it breaks ties, and an operation is not worse for lacking it. */
+  hint?: boolean;
+}
+
+export class OperationSearch {
+  private readonly mini: MiniSearch;
+  /** How many operations each term occurs in. */
+  private readonly documentFrequency: Map<string, number>;
+
+  private constructor(private readonly file: SearchIndexFile) {
+    this.mini = MiniSearch.loadJS({ ...file.index, index: file.terms }, MINISEARCH_OPTIONS);
+    this.documentFrequency = new Map(file.terms.map(([term, fields]) => [term, distinctDocuments(fields)]));
   }
-  return [...scores.entries()]
-    .map(([doc, score]) => ({ doc, score }))
-    .sort((a, b) => b.score - a.score || a.doc - b.doc)
-    .slice(0, limit);
+
+  static load(file: SearchIndexFile): OperationSearch {
+    if (file.format !== 2) throw new Error(`search-index.json has format ${String(file.format)}; this server reads format 2 (regenerate the project)`);
+    return new OperationSearch(file);
+  }
+
+  get groups(): readonly SearchGroup[] {
+    return this.file.groups;
+  }
+
+  group(name: string): SearchGroup | undefined {
+    const wanted = name.trim().toLowerCase();
+    return this.file.groups.find((g) => g.name.toLowerCase() === wanted);
+  }
+
+  operation(doc: number): OperationSummary {
+    return this.file.operations[doc]!;
+  }
+
+  /**
+   * Operations for a request in people's words, best first. Never empty while any word of the request
+   * matches any operation even loosely: a miss retries with looser spelling.
+   */
+  search(query: string, limit: number, within?: SearchGroup): SearchHit[] {
+    const concepts = this.concepts(query);
+    if (concepts.length === 0) return [];
+    const filter = within ? membership(within) : undefined;
+    const strict = this.rank(concepts, limit, filter, false);
+    return strict.length > 0 ? strict : this.rank(concepts, limit, filter, true);
+  }
+
+  /** The request's words, each with the synonyms the API uses. */
+  private concepts(query: string): Concept[] {
+    const concepts: Concept[] = [];
+    const seen = new Set<string>();
+    for (const word of words(query)) {
+      const hinted = HINT_WORDS[word];
+      if (hinted) {
+        const [term, ...synonyms] = hinted.map(stemWord).filter((t) => this.documentFrequency.has(t) && !seen.has(`hint:${t}`));
+        for (const t of hinted) seen.add(`hint:${stemWord(t)}`);
+        if (term) concepts.push({ term, synonyms: new Map(synonyms.map((t) => [t, 1])), hint: true });
+        continue;
+      }
+      for (const term of analyze(word)) {
+        if (seen.has(term)) continue;
+        seen.add(term);
+        const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
+        const synonyms = new Map((this.file.bridge[term] ?? []).map((t) => [t, this.synonymWeight(term, t, weight)]));
+        concepts.push({ term, synonyms });
+      }
+    }
+    return concepts;
+  }
+
+  /**
+   * A synonym counts at most as much as the word it stands in for: a rare synonym ("views" for "get")
+   * would otherwise outscore the common word the request used, through its higher inverse document frequency.
+   */
+  private synonymWeight(term: string, synonym: string, weight: number): number {
+    const own = this.documentFrequency.get(term);
+    if (own === undefined) return weight;
+    return weight * Math.min(1, this.idf(own) / this.idf(this.documentFrequency.get(synonym) ?? 1));
+  }
+
+  private idf(df: number): number {
+    const n = this.file.operations.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * Each word of the request is scored on its own: by its own term, or by its best synonym, whichever
+   * scores higher (a synonym never adds to a match the word already made). An operation's score is the
+   * sum over words, times the coverage of the request; the best candidates are then told apart by how
+   * exactly their summary says what was asked.
+   */
+  private rank(concepts: readonly Concept[], limit: number, filter: ((doc: number) => boolean) | undefined, loose: boolean): SearchHit[] {
+    const candidates = new Map<number, Candidate>();
+    const counted = concepts.filter((c) => !c.hint).length;
+    for (const concept of concepts) {
+      const base = concept.hint ? HINT_WEIGHT : 1;
+      const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose, filter);
+      const viaSynonym = concept.synonyms.size === 0 ? new Map<number, Scored>() : this.scores([...concept.synonyms.keys()], scaled(concept.synonyms, base), false, filter, SYNONYM_FIELDS);
+      const docs = new Set([...direct.keys(), ...viaSynonym.keys()]);
+      const best = new Map([...docs].map((doc) => [doc, better(direct.get(doc), viaSynonym.get(doc))]));
+      const top = Math.max(0, ...[...best.values()].map((b) => b.score));
+      for (const [doc, match] of best) {
+        let candidate = candidates.get(doc);
+        if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0, matched: new Set() }));
+        candidate.score += match.score;
+        // A word counts as covered in proportion to how well it matched here, against its best match anywhere:
+        // "cluster" in some argument's name is not "cluster" in the summary.
+        if (!concept.hint) candidate.covered += (direct.has(doc) ? 1 : SYNONYM_COVERAGE) * Math.min(1, match.score / (FULL_COVERAGE_SHARE * top));
+        for (const term of match.terms) candidate.matched.add(term);
+      }
+    }
+    const prior = this.readPreference(concepts);
+    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc), matched: c.matched }));
+    ranked.sort(byScore);
+    return ranked
+      .slice(0, RERANKED)
+      .map(({ doc, score, matched }) => ({ doc, score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, matched)) }))
+      .sort(byScore)
+      .slice(0, limit);
+  }
+
+  private scores(terms: string[], weights: ReadonlyMap<string, number>, loose: boolean, filter: ((doc: number) => boolean) | undefined, fields?: SearchField[]): Map<number, Scored> {
+    const own = terms.length === 1 && weights.get(terms[0]!) !== undefined && fields === undefined;
+    const results = this.mini.search(
+      { combineWith: 'OR', queries: terms },
+      {
+        boost: FIELD_BOOSTS,
+        boostTerm: (term) => weights.get(term) ?? 1,
+        ...(fields ? { fields } : {}),
+        // Only the request's own words are matched loosely: a synonym's misspellings are noise.
+        prefix: (term) => own && term.length >= (loose ? 3 : 4),
+        fuzzy: (term) => (own && term.length >= (loose ? 4 : 6) ? (loose ? 0.34 : 0.2) : false),
+        weights: { prefix: 0.35, fuzzy: 0.25 },
+        ...(filter ? { filter: (r: SearchResult) => filter(r.id as number) } : {}),
+      },
+    );
+    return new Map(results.map((r) => [r.id as number, { score: r.score, terms: Object.keys(r.match) }]));
+  }
+
+  /**
+   * A request that names no action ("which machines are in my cluster?") asks to read: reads then rank a
+   * little above writes that match as well. A request with an action word leaves the ranking alone.
+   */
+  private readPreference(concepts: readonly Concept[]): (doc: number) => number {
+    const namesAction = concepts.some((c) => !c.hint && (ACTION_TERMS.has(c.term) || [...c.synonyms.keys()].some((t) => ACTION_TERMS.has(t))));
+    if (namesAction) return () => 1;
+    return (doc) => (this.file.operations[doc]!.method === 'GET' ? READ_PREFERENCE : 1);
+  }
+
+  /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
+  private exactness(doc: number, matched: ReadonlySet<string>): number {
+    const terms = new Set(analyze(this.file.operations[doc]!.summary));
+    if (terms.size === 0) return 0;
+    let hit = 0;
+    for (const term of terms) if (matched.has(term)) hit++;
+    return hit / terms.size;
+  }
+}
+
+interface Scored {
+  score: number;
+  /** The index terms it matched (after prefix and fuzzy expansion). */
+  terms: string[];
+}
+
+interface Candidate {
+  doc: number;
+  score: number;
+  /** Words of the request it matched: 1 each by the word itself, less through a synonym. */
+  covered: number;
+  matched: Set<string>;
+}
+
+/** A word's own match, or its synonyms' when that scores higher. */
+function better(own: Scored | undefined, synonym: Scored | undefined): Scored {
+  return own && (!synonym || own.score >= synonym.score) ? own : synonym!;
+}
+
+function scaled(weights: ReadonlyMap<string, number>, factor: number): Map<string, number> {
+  return new Map([...weights].map(([t, w]) => [t, w * factor]));
+}
+
+const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
+const RERANKED = 50;
+const READ_PREFERENCE = 1.25;
+/** The terms of the `action` field (search-documents.ts): a request with one of them says what it wants done. */
+const ACTION_TERMS = new Set(['list', 'get', 'creat', 'updat', 'replac', 'delet'].map(stemWord));
+const EXACTNESS_WEIGHT = 0.5;
+
+function byScore(a: SearchHit, b: SearchHit): number {
+  return b.score - a.score || a.doc - b.doc;
+}
+
+/** A word matched through a synonym counts this much toward coverage. */
+const SYNONYM_COVERAGE = 0.5;
+/** A word matched at this share of its best score over all operations counts as fully covered. */
+const FULL_COVERAGE_SHARE = 0.5;
+
+/**
+ * The share of the request's words an operation matched, squared: an operation that matches "close" and
+ * "issue" beats one that matches only a rarer word many times.
+ */
+function coverage(covered: number, words: number): number {
+  if (words <= 1) return 1;
+  const share = covered / words;
+  return share * share;
+}
+
+function distinctDocuments(fields: AsPlainObject['index'][number][1]): number {
+  const docs = new Set<string>();
+  for (const entry of Object.values(fields)) for (const doc of Object.keys(entry)) docs.add(doc);
+  return docs.size;
+}
+
+function membership(group: SearchGroup): (doc: number) => boolean {
+  const members = new Set(group.operations);
+  return (doc) => members.has(doc);
 }
