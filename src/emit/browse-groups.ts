@@ -9,11 +9,15 @@
 import type { SearchGroup } from '../../templates/runtime/search.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import { literalSegments } from './path-resources.js';
+import { firstSentence } from './plain-text.js';
+import { summaryOf } from './search-documents.js';
 
 /** Operations a group's listing holds at most before it is split: about 3,000 tokens of results. */
 export const MAX_GROUP_SIZE = 40;
 const MAX_SPLIT_DEPTH = 2;
 const DESCRIPTION_CHARS = 200;
+const TAG_SENTENCE_CHARS = 140;
+const EXAMPLE_CHARS = 60;
 
 export interface BrowseGroups {
   groups: SearchGroup[];
@@ -61,21 +65,12 @@ function split(name: string, operations: number[], tools: readonly ToolModel[], 
 
 /** A tag's own description, first sentence; then a few of the group's operations, as examples of what it holds. */
 function describe(name: string, operations: readonly number[], tools: readonly ToolModel[], tagDescription: string | undefined): string {
-  const sentence = firstSentence(tagDescription ?? '');
-  const examples = operations.slice(0, 3).map((i) => summaryOf(tools[i]!));
+  const sentence = firstSentence(tagDescription ?? '', TAG_SENTENCE_CHARS);
+  const examples = operations.slice(0, 3).map((i) => firstSentence(summaryOf(tools[i]!), EXAMPLE_CHARS).replace(/\.$/, ''));
   const text = `${sentence ? `${sentence} ` : ''}${operations.length} operation${operations.length === 1 ? '' : 's'}, e.g. ${examples.join('; ')}`;
   return text.length > DESCRIPTION_CHARS ? `${text.slice(0, DESCRIPTION_CHARS - 3).trimEnd()}...` : text || name;
 }
 
-function summaryOf(tool: ToolModel): string {
-  return (tool.title ?? tool.description.split('\n')[0] ?? tool.name).replace(/\s+/g, ' ').trim() || tool.name;
-}
-
-function firstSentence(text: string): string {
-  const plain = text.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`#>]/g, '').replace(/\s+/g, ' ').trim();
-  const match = /^(.{1,140}?[.!?])(\s|$)/.exec(plain);
-  return match ? match[1]! : plain.slice(0, 140);
-}
 
 /** How many leading literal segments every path shares (`/v1/…` everywhere: the version is already left out). */
 function commonLiteralPrefix(paths: readonly string[][]): number {

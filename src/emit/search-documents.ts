@@ -6,10 +6,12 @@ import type { OperationSummary, SearchDocument } from '../../templates/runtime/s
 import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../ir/types.js';
 import { isPlainObject } from '../util/stable.js';
 import { pathSegments } from './path-resources.js';
+import { firstSentence, plainText } from './plain-text.js';
 
 /** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
 const DESCRIPTION_CHARS = 400;
 const TAG_DESCRIPTION_CHARS = 160;
+const SUMMARY_CHARS = 160;
 
 /** `groupOf`: each tool's browsing group, by tool index. */
 export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], groupOf: readonly string[]): SearchDocument[] {
@@ -19,14 +21,14 @@ export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], grou
     return {
       fields: {
         name: `${tool.name} ${tool.operationId ?? ''}`,
-        summary: tool.title ?? firstLine(tool.description),
+        summary: summaryOf(tool),
         tags: tool.tags.map((name) => tagWords(name, tags.get(name))).join(' '),
         resource: pathSegments(tool.source.path).filter((s) => !s.param).map((s) => s.text).join(' '),
         action: actionWords(tool),
         params: args.names.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
-        description: tool.description.slice(0, DESCRIPTION_CHARS),
+        description: plainText(tool.description).slice(0, DESCRIPTION_CHARS),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
@@ -39,7 +41,7 @@ export function operationSummary(tool: ToolModel, group: string): OperationSumma
     name: tool.name,
     method: tool.source.method.toUpperCase(),
     path: tool.source.path,
-    summary: oneLine(tool.title ?? firstLine(tool.description)),
+    summary: summaryOf(tool),
     required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : [],
     group,
   };
@@ -121,11 +123,7 @@ function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema 
   return schema;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? '';
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+/** The title, else the description's first sentence (Stripe has no summaries: "<p>Creates a new customer object.</p>"). */
+export function summaryOf(tool: ToolModel): string {
+  return firstSentence(tool.title ?? tool.description, SUMMARY_CHARS) || tool.name;
 }

@@ -26,6 +26,17 @@ const STOP_WORDS = new Set(
 );
 
 /**
+ * Values a request carries that say nothing about which operation is meant: e-mail addresses, URLs, host
+ * names, @mentions, quoted strings and identifiers that join letters and digits with `_` or `-` (`cus_9`, `api-7f9c`).
+ */
+const VALUES = /\S+@\S+|\bhttps?:\/\/\S+|\b[\w-]+(\.[\w-]+)+\b|@\w+|"[^"]*"|“[^”]*”|\b(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[_-])[\w-]+\b/gi;
+
+/** A request with its values left out (see VALUES); the index never needs this. */
+export function withoutValues(query: string): string {
+  return query.replace(VALUES, ' ');
+}
+
+/**
  * Words of `text`: camelCase and snake_case split, lower case, accents dropped. A compound written in
  * camelCase also stands whole (`ConfigMap` → config, map, configmap), because people type it as one word.
  */
@@ -55,7 +66,7 @@ export function analyze(text: string): string[] {
 
 /** One word's terms: none for a stop word or a number, several for an abbreviation spelled out. */
 export function wordTerms(word: string): string[] {
-  if (STOP_WORDS.has(word) || /^\d+$/.test(word)) return [];
+  if (word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word)) return [];
   const spelled = ABBREVIATIONS[word];
   return (spelled ? spelled.split(' ') : [word]).map(stemWord);
 }

@@ -14,7 +14,7 @@
  * - a best guess instead of an empty answer, and groups to browse when the words do not help.
  */
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
-import { analyze, fieldTerms, phraseWords, stemWord, wordTerms, words } from './search-text.js';
+import { analyze, fieldTerms, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
 import { ACTION_SYNONYMS, HINT_WORDS, THING_SYNONYMS } from './search-vocabulary.js';
 
 /** The indexed fields and how much a match in each counts. */
@@ -205,7 +205,7 @@ export class OperationSearch {
   private concepts(query: string): Concept[] {
     const concepts: Concept[] = [];
     const seen = new Set<string>();
-    for (const word of phraseWords(words(query))) {
+    for (const word of phraseWords(words(withoutValues(query)))) {
       const hinted = HINT_WORDS[word];
       if (hinted) {
         const [term, ...synonyms] = hinted.map(stemWord).filter((t) => this.documentFrequency.has(t) && !seen.has(`hint:${t}`));
@@ -303,7 +303,7 @@ export class OperationSearch {
   private intentPrior(query: string, concepts: readonly Concept[]): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
     if (said(WRITE_TERMS)) return () => 1;
-    const plural = words(query).some(isPlural);
+    const plural = words(withoutValues(query)).some(isPlural);
     if (!plural && !said(READ_TERMS) && !/\?\s*$/.test(query) && !concepts.some((c) => c.hint)) return () => 1;
     return (doc) => {
       const op = this.file.operations[doc]!;

@@ -1,6 +1,6 @@
 /** Text analysis shared by the index and the queries (templates/runtime/search-text.ts). */
 import { describe, expect, it } from 'vitest';
-import { analyze, fieldTerms, words } from '../../templates/runtime/search-text.js';
+import { analyze, fieldTerms, withoutValues, words } from '../../templates/runtime/search-text.js';
 
 describe('search text analysis', () => {
   it('splits camelCase, snake_case, kebab-case and paths into lower-case words', () => {
@@ -34,5 +34,12 @@ describe('search text analysis', () => {
 
   it('counts each term of a field once', () => {
     expect(fieldTerms('repos repos repositories Repository')).toBe(analyze('repository')[0]);
+  });
+});
+
+describe('values in requests', () => {
+  it('leaves out e-mail addresses, URLs, host names, mentions, quoted strings and joined identifiers', () => {
+    const kept = words(withoutValues('add customer billing@acme.com, see https://x.io/a and api.example.com for @bob "needs triage" cus_9 api-7f9c oauth2'));
+    expect(kept).toEqual(['add', 'customer', 'see', 'and', 'for', 'oauth2']);
   });
 });
