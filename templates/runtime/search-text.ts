@@ -21,7 +21,7 @@ const STOP_WORDS = new Set(
     'us very via want wants was we were what whatever when where whether which while who whom whose why will with within without ' +
     'would you your yours yourself currently right thing things stuff someone something somebody anything everything okay ok hey hi ' +
     'thanks thank quick quickly real really actually called named titled saying says said using use used anymore ' +
-    'so because since also instead even still already maybe perhaps kind sort bunch lot lots gonna wanna'
+    'so because since also instead even still already maybe perhaps kind sort bunch lot lots gonna wanna one two three'
   ).split(' '),
 );
 

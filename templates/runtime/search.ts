@@ -373,7 +373,7 @@ const FULL_COVERAGE_SHARE = 0.5;
  * "issue" beats one that matches only a rarer word many times.
  */
 function coverage(covered: number, words: number): number {
-  if (words <= 1) return 1;
+  if (words <= 0) return 1;
   const share = covered / words;
   return share * share;
 }
