@@ -75,7 +75,7 @@ function actionWords(tool: ToolModel): string {
 
 interface ArgumentWords {
   names: string[];
-  /** Enum values of the request body: choosing one is often the action itself (`state: closed`). */
+  /** Enum values and flags of the request body: setting one is often the action itself (`state: closed`, `archived`). */
   bodyValues: string[];
   /** Enum values of query and other parameters: they narrow a listing. */
   filterValues: string[];
@@ -89,6 +89,8 @@ function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): Argum
       for (const [prop, propSchema] of Object.entries(propertiesOf(schema, defs))) {
         words.names.push(prop);
         words.bodyValues.push(...enumWords(propSchema, defs));
+        // A flag in a body is an action too: `archived: true` archives a repository.
+        if (resolve(propSchema, defs)?.['type'] === 'boolean') words.bodyValues.push(prop);
       }
       continue;
     }

@@ -71,16 +71,25 @@ export function wordTerms(word: string): string[] {
   return (spelled ? spelled.split(' ') : [word]).map(stemWord);
 }
 
+/** PHRASES by the stem of their first word, so "logged in" and "calling off" are found as "log in" and "call off". */
+const STEMMED_PHRASES = new Map(
+  Object.entries(PHRASES).map(([phrase, word]) => {
+    const [first, ...rest] = phrase.split(' ');
+    return [[stemWord(first!), ...rest].join(' '), word] as const;
+  }),
+);
+
 /** Words with each phrasal verb of PHRASES replaced by the word it means ("call off" → cancel). */
 export function phraseWords(list: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < list.length; i++) {
-    const three = PHRASES[`${list[i]} ${list[i + 1]} ${list[i + 2]}`];
-    const two = PHRASES[`${list[i]} ${list[i + 1]}`];
-    if (three !== undefined && i + 2 < list.length) {
+    const first = stemWord(list[i]!);
+    const three = i + 2 < list.length ? STEMMED_PHRASES.get(`${first} ${list[i + 1]} ${list[i + 2]}`) : undefined;
+    const two = i + 1 < list.length ? STEMMED_PHRASES.get(`${first} ${list[i + 1]}`) : undefined;
+    if (three !== undefined) {
       out.push(...three.split(' '));
       i += 2;
-    } else if (two !== undefined && i + 1 < list.length) {
+    } else if (two !== undefined) {
       out.push(...two.split(' '));
       i += 1;
     } else out.push(list[i]!);

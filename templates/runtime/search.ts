@@ -25,8 +25,8 @@ export const FIELD_BOOSTS = {
   resource: 1.5,
   action: 0.6,
   params: 0.6,
-  values: 1,
-  filters: 0.3,
+  values: 1.5,
+  filters: 0.2,
   description: 0.5,
 } as const;
 
@@ -295,16 +295,18 @@ export class OperationSearch {
   }
 
   /**
-   * What kind of operation the request leans to when it names no write. A question ("which machines are
-   * in my cluster?", "what branches are there") or a read verb asks to read: reads rank a little above
-   * writes that match as well. A plural ("show me the pods") asks for a list. A request with a write verb
-   * (create, change, delete and their synonyms) leaves the ranking alone.
+   * What kind of operation the request leans to. A question ("which machines are in my cluster?", "what
+   * branches are there") asks to read, and so does a request with a read verb and no write verb: reads
+   * rank a little above writes that match as well. A plural ("show me the pods") asks for a list. A request
+   * with a write verb (create, change, delete and their synonyms) leaves the ranking alone.
    */
   private intentPrior(query: string, concepts: readonly Concept[]): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
-    if (said(WRITE_TERMS)) return () => 1;
+    // In a question, a write word is mostly a state ("which PRs are open?").
+    const question = /\?\s*$/.test(query) || concepts.some((c) => c.hint && READ_TERMS.has(c.term));
+    if (!question && said(WRITE_TERMS)) return () => 1;
     const plural = words(withoutValues(query)).some(isPlural);
-    if (!plural && !said(READ_TERMS) && !/\?\s*$/.test(query) && !concepts.some((c) => c.hint)) return () => 1;
+    if (!question && !plural && !said(READ_TERMS)) return () => 1;
     return (doc) => {
       const op = this.file.operations[doc]!;
       if (op.method !== 'GET') return 1;
