@@ -30,7 +30,8 @@ describe.skipIf(!existsSync(CLI))('openapi-to-mcp CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('tools 19');
-    expect(existsSync(join(work, 'swagger-petstore-openapi-3-0-mcp', 'package.json'))).toBe(true);
+    expect(existsSync(join(work, 'petstore-mcp', 'package.json'))).toBe(true);
+    expect(r.stderr).toContain('sized for the server key "petstore"');
   });
 
   it('fails with one line for a missing spec and for a document that is not OpenAPI', () => {
