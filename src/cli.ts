@@ -82,7 +82,9 @@ function printSummary(result: GenerateResult): void {
   out.push(
     `  tool names: at most ${surface.toolNameBudget} characters, sized for the server key "${surface.serverKey}" (mcp__${surface.serverKey}__<tool> ≤ 64 in Claude Code and Codex, key + tool < 60 in Cursor); registering the server under a longer key can break these limits`,
   );
-  for (const { name, hosts } of surface.namesOverHostLimits) out.push(`  warning: tool ${name} (${name.length} characters) is too long under "${surface.serverKey}" for ${hosts.join(', ')}`);
+  const tooLong = surface.namesOverHostLimits;
+  for (const { name, hosts } of tooLong.slice(0, 10)) out.push(`  warning: tool name ${name} (${name.length} characters) is too long under "${surface.serverKey}" for ${hosts.join(', ')}`);
+  if (tooLong.length > 10) out.push(`  warning: … and ${tooLong.length - 10} more tool names too long under "${surface.serverKey}"`);
   out.push(`  next: cd ${result.outDir} && npm install && npm start`);
   process.stderr.write(`${out.join('\n')}\n`);
 }

@@ -34,6 +34,16 @@ describe.skipIf(!existsSync(CLI))('openapi-to-mcp CLI', () => {
     expect(r.stderr).toContain('sized for the server key "petstore"');
   });
 
+  it('warns about a tool name a config override makes too long for the server key', () => {
+    const out = join(work, 'pets-mcp');
+    mkdirSync(out);
+    writeFileSync(join(out, 'openapi-to-mcp.config.json'), JSON.stringify({ tools: { getPetById: { name: `get_${'p'.repeat(50)}` } } }));
+    const r = cli(PETSTORE, '-o', out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('tool names: at most 53 characters, sized for the server key "pets"');
+    expect(r.stderr).toContain(`warning: tool name get_${'p'.repeat(50)} (54 characters) is too long under "pets" for Claude Code, Codex`);
+  });
+
   it('fails with one line for a missing spec and for a document that is not OpenAPI', () => {
     const missing = cli(join(work, 'nope.yaml'), '-o', join(work, 'x'));
     expect(missing.code).toBe(1);
