@@ -3,7 +3,6 @@
  * is validated) → write. Diagnostics are collected from every stage; the project is written only when none is
  * an error.
  */
-import { resolve } from 'node:path';
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
 import { lockFile } from './emit/lock.js';
