@@ -6,7 +6,6 @@ import { leaseHelper } from './helper/helper.js';
 import { OptionsError } from './options.js';
 import type { GenerateResult } from './pipeline.js';
 import { generatorVersion } from './util/package-root.js';
-import { CLAUDE_CODE_NAME_BUDGET } from './report/surface.js';
 import { formatPreview, formatRegeneration } from './diff/format.js';
 
 // yargs and the pipeline are imported when needed (`--version` needs neither to be fast); a generation
@@ -80,9 +79,12 @@ function printSummary(result: GenerateResult): void {
     `  tools/list: ${surface.tools} tools, ${surface.listBytes} bytes, ${surface.listTokens} tokens (o200k_base), ${surface.tokensPerTool} per tool`,
   ];
   if (surface.clientLimitsExceeded.length > 0) out.push(`  ${surface.tools} tools is more than these clients load: ${surface.clientLimitsExceeded.join(', ')}`);
-  if (surface.namesOverClaudeCodeBudget.length > 0) {
-    out.push(`  ${surface.namesOverClaudeCodeBudget.length} tool names are longer than the ${CLAUDE_CODE_NAME_BUDGET} characters Claude Code leaves after its prefix`);
-  }
+  out.push(
+    `  tool names: at most ${surface.toolNameBudget} characters, sized for the server key "${surface.serverKey}" (mcp__${surface.serverKey}__<tool> ≤ 64 in Claude Code and Codex, key + tool < 60 in Cursor); registering the server under a longer key can break these limits`,
+  );
+  const tooLong = surface.namesOverHostLimits;
+  for (const { name, hosts } of tooLong.slice(0, 10)) out.push(`  warning: tool name ${name} (${name.length} characters) is too long under "${surface.serverKey}" for ${hosts.join(', ')}`);
+  if (tooLong.length > 10) out.push(`  warning: … and ${tooLong.length - 10} more tool names too long under "${surface.serverKey}"`);
   out.push(`  next: cd ${result.outDir} && npm install && npm start`);
   process.stderr.write(`${out.join('\n')}\n`);
 }

@@ -3,7 +3,6 @@
  * is validated) → write. Diagnostics are collected from every stage; the project is written only when none is
  * an error.
  */
-import { resolve } from 'node:path';
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
 import { lockFile } from './emit/lock.js';
@@ -14,6 +13,8 @@ import { startLoad } from './load/load-spec.js';
 import { normalizeSpec } from './normalize/index.js';
 import { resolveOptions, type ResolvedOptions, type UserOptions } from './options.js';
 import { mapTools } from './tools/index.js';
+import { toolNameBudget } from './tools/host-limits.js';
+import { projectNames } from './emit/project-name.js';
 import { generatorVersion } from './util/package-root.js';
 import { writeProject } from './write/write-files.js';
 import { surfaceReport, type SurfaceReport } from './report/surface.js';
@@ -38,6 +39,8 @@ export interface GenerateSummary {
 export interface GenerateResult {
   outDir: string;
   packageName: string;
+  /** The key the generated README registers the server under (tool names are sized for it). */
+  serverKey: string;
   files: EmittedFile[];
   diagnostics: readonly Diagnostic[];
   summary: GenerateSummary;
@@ -74,24 +77,26 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const api = normalizeSpec(loaded, stageDiags);
   warnUnknownCallerSchemes(api, options.callerCredentials, stageDiags);
   timer('normalize');
-  const mapped = mapTools(api, stageDiags, { outputSchemas: options.outputSchemas });
+  // The server key decides how long tool names may be, so the names come before the tools.
+  const names = projectNames(options, api.title);
+  const mapped = mapTools(api, stageDiags, { outputSchemas: options.outputSchemas, maxNameLength: toolNameBudget(names.serverKey) });
   timer('tools');
-  const config = await loadProjectConfig({ ...(options.config !== undefined ? { explicit: options.config } : {}), outDir: expectedOutDir(options.out, options.name, api.title) }, stageDiags);
+  const config = await loadProjectConfig({ ...(options.config !== undefined ? { explicit: options.config } : {}), outDir: expectedOutDir(options.out, names.packageName) }, stageDiags);
   const { tools, skipped } = applyConfig(api, mapped, config, stageDiags);
   timer('config');
-  const planned = await planProject(api, tools, options, config?.config.publish);
+  const planned = await planProject(api, tools, options, names, config?.config.publish);
   timer('emit');
   if (!planned.catalog.baseUrl) {
     stageDiags.warn('OTM_NO_SERVER', api.dialect === 'swagger-2.0' ? '#/host' : '#/servers', `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`);
   }
-  const surface = settledLater(surfaceReport(planned.catalog, planned.listedInModeAll));
+  const surface = settledLater(surfaceReport(planned.catalog, planned.listedInModeAll, names.serverKey));
   const formatting = settledLater(formatFiles(planned.files));
   const validationDiags = await validate();
   timer('validate');
   const formatted = await formatting;
   timer('format');
   const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
-  const outDir = resolve(options.out ?? planned.packageName);
+  const outDir = expectedOutDir(options.out, names.packageName);
   const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
   if (diags.hasErrors()) throw new UserError(`The ${diags.all.some((d) => d.severity === 'error' && d.code.startsWith('OTM_CONFIG')) ? 'config' : 'spec'} has errors; nothing was written`, diags.all);
   const regeneration = compareWithOutput(outDir, files, USER_OWNED_FILES);
@@ -101,7 +106,8 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   timer('report');
   return {
     outDir,
-    packageName: planned.packageName,
+    packageName: names.packageName,
+    serverKey: names.serverKey,
     files,
     diagnostics: diags.all,
     summary: {

@@ -30,7 +30,18 @@ describe.skipIf(!existsSync(CLI))('openapi-to-mcp CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('tools 19');
-    expect(existsSync(join(work, 'swagger-petstore-openapi-3-0-mcp', 'package.json'))).toBe(true);
+    expect(existsSync(join(work, 'petstore-mcp', 'package.json'))).toBe(true);
+    expect(r.stderr).toContain('sized for the server key "petstore"');
+  });
+
+  it('warns about a tool name a config override makes too long for the server key', () => {
+    const out = join(work, 'pets-mcp');
+    mkdirSync(out);
+    writeFileSync(join(out, 'openapi-to-mcp.config.json'), JSON.stringify({ tools: { getPetById: { name: `get_${'p'.repeat(50)}` } } }));
+    const r = cli(PETSTORE, '-o', out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('tool names: at most 53 characters, sized for the server key "pets"');
+    expect(r.stderr).toContain(`warning: tool name get_${'p'.repeat(50)} (54 characters) is too long under "pets" for Claude Code, Codex`);
   });
 
   it('fails with one line for a missing spec and for a document that is not OpenAPI', () => {

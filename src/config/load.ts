@@ -9,7 +9,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import { slugify } from '../emit/names.js';
 import { isPlainObject } from '../util/stable.js';
 import { CONFIG_FILE_NAMES, type LoadedConfig, type ProjectConfig } from './types.js';
 
@@ -21,9 +20,9 @@ export interface ConfigLookup {
   cwd?: string;
 }
 
-/** The output folder the pipeline will use: `--out`, else `<name>` (default `<slug of info.title>-mcp`). */
-export function expectedOutDir(out: string | undefined, name: string | undefined, apiTitle: string): string {
-  return resolve(out ?? name ?? `${slugify(apiTitle)}-mcp`);
+/** The output folder the pipeline uses: `--out`, else `./<package name>` (src/emit/project-name.ts). */
+export function expectedOutDir(out: string | undefined, packageName: string): string {
+  return resolve(out ?? packageName);
 }
 
 export async function loadProjectConfig(lookup: ConfigLookup, diags: Diagnostics): Promise<LoadedConfig | undefined> {

@@ -11,7 +11,7 @@ export const DIAGNOSTIC_CODES = {
   OTM_UNRESOLVED_REF: { title: 'A `$ref` points nowhere', fix: 'Fix the reference; the value is accepted as free-form meanwhile.' },
   OTM_NO_OPERATIONS: { title: 'The spec has no operations', fix: 'Add paths with HTTP methods.' },
   OTM_DUPLICATE_OPERATION_ID: { title: 'Two operations share an operationId', fix: 'Make operationIds unique; the later tool gets a suffixed name.' },
-  OTM_TOOL_RENAMED: { title: 'A tool name differs from its operationId', fix: 'Tool names must match ^[A-Za-z0-9_.-]{1,64}$ and be unique; set a valid operationId to choose the name.' },
+  OTM_TOOL_RENAMED: { title: 'A tool name differs from its operationId', fix: 'Tool names must match ^[A-Za-z0-9_.-]{1,64}$, be unique and fit the budget of the server key (README: Names); set a valid, shorter operationId to choose the name.' },
   OTM_PARAM_RENAMED: { title: 'An argument name differs from the parameter name', fix: 'Names collided across locations or with the body, or were not valid property names; the wire name is unchanged.' },
   OTM_PARAM_INVALID: { title: 'A parameter cannot be mapped', fix: 'Give the parameter a `name`, a valid `in` and a `schema` or `content`.' },
   OTM_PATH_PARAM_MISSING: { title: 'A path template variable has no parameter', fix: 'Declare every `{name}` of the path as an `in: path` parameter.' },

@@ -1,14 +1,13 @@
 /** Names derived from the API for the generated package: npm name, env var names, semver version. */
 
-export function slugify(text: string): string {
+/** Lower-case ASCII words: accents dropped, any other character separates (`Ünïcode API!` → `unicode`, `api`). */
+export function slugWords(text: string): string[] {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 50)
-    .replace(/-+$/g, '') || 'api';
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /** `petstore_auth` / `bearerAuth` → `PETSTORE_AUTH` / `BEARER_AUTH`. */

@@ -8,6 +8,8 @@ import type { Catalog } from '../../templates/runtime/catalog.js';
 import type { PublishConfig } from '../config/types.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { EnvVarDoc } from './env-vars.js';
+import { npxSnippets, type ClientSnippet } from './clients.js';
+import { slugWords } from './names.js';
 import type { EmittedFile } from './plan.js';
 import { sampleArguments } from './samples.js';
 import { readProjectFile, renderTemplate } from './templates.js';
@@ -24,9 +26,7 @@ export function userOwnedFiles(): EmittedFile[] {
   return USER_OWNED_FILES.map((path) => ({ path, contents: readProjectFile(path) }));
 }
 
-/** Secret-looking credential variables (the ones worth a `-e` in a snippet). */
-/** Upstream credentials; the user names and client ids among them are not secret. */
-const isCredential = (v: EnvVarDoc) => v.role === 'credential';
+/** Upstream credentials, except the user names and client ids among them, which are not secret. */
 const isSecret = (v: EnvVarDoc) => v.role === 'credential' && !/USERNAME|CLIENT_ID/.test(v.name);
 /** Variables that only matter with --http: not part of the stdio package's registry entry. */
 const HTTP_ONLY = new Set(['PORT', 'HOST', 'MCP_ALLOWED_HOSTS', 'MCP_ALLOWED_ORIGINS', 'MCP_CORS_ORIGINS', 'MCP_SHUTDOWN_TIMEOUT_MS']);
@@ -38,17 +38,13 @@ export interface PublishView {
   keywords: string[];
   repository?: { type: 'git'; url: string };
   test: typeof TEST_DEPENDENCIES;
-  npx: { claudeDesktop: string; claudeCode: string; vscode: string; cursor: string };
+  npx: ClientSnippet[];
   dockerTag: string;
   credentialEnv: string[];
 }
 
-export function publishView(packageName: string, apiTitle: string, envVars: readonly EnvVarDoc[], config: PublishConfig = {}): PublishView {
+export function publishView(packageName: string, serverKey: string, apiTitle: string, envVars: readonly EnvVarDoc[], config: PublishConfig = {}): PublishView {
   const bare = packageName.replace(/^@[^/]+\//, '');
-  const env: Record<string, string> = {};
-  for (const v of envVars) if (v.required || isCredential(v)) env[v.name] = v.example || '…';
-  const stdio = { command: 'npx', args: ['-y', packageName], env };
-  const envFlags = Object.keys(env).map((k) => ` -e ${k}=…`).join('');
   const keywords = [...new Set(['mcp', 'mcp-server', 'model-context-protocol', 'openapi', ...titleWords(apiTitle), ...(config.keywords ?? [])])];
   return {
     mcpName: config.mcpName ?? `io.github.YOUR-GITHUB-USER/${bare}`,
@@ -56,24 +52,14 @@ export function publishView(packageName: string, apiTitle: string, envVars: read
     keywords,
     ...(config.repository ? { repository: { type: 'git' as const, url: config.repository } } : {}),
     test: TEST_DEPENDENCIES,
-    npx: {
-      claudeDesktop: JSON.stringify({ mcpServers: { [bare]: stdio } }, null, 2),
-      claudeCode: `claude mcp add ${bare}${envFlags} -- npx -y ${packageName}`,
-      vscode: JSON.stringify({ servers: { [bare]: { type: 'stdio', ...stdio } } }, null, 2),
-      cursor: JSON.stringify({ mcpServers: { [bare]: stdio } }, null, 2),
-    },
+    npx: npxSnippets(packageName, serverKey, envVars),
     dockerTag: bare,
     credentialEnv: envVars.filter((v) => isSecret(v) || v.required).map((v) => v.name).filter((n) => n !== 'API_BASE_URL'),
   };
 }
 
 function titleWords(title: string): string[] {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+  const slug = slugWords(title).join('-');
   return slug ? [slug.slice(0, 50)] : [];
 }
 

@@ -6,9 +6,9 @@ import type { Catalog } from '../../templates/runtime/catalog.js';
 import { modeListing } from '../../templates/runtime/listing.js';
 import { onHelper } from '../helper/helper.js';
 import { countListTokens } from './tokens.js';
+import { hostsRefusing, toolNameBudget } from '../tools/host-limits.js';
+import { META_TOOL_NAMES } from '../../templates/runtime/meta-definitions.js';
 
-/** Claude Code prefixes `mcp__<server>__`, leaving about this many characters of a 64-character name. */
-export const CLAUDE_CODE_NAME_BUDGET = 45;
 export const CLIENT_TOOL_LIMITS: ReadonlyArray<{ client: string; maxTools: number }> = [
   { client: 'Cursor', maxTools: 40 },
   { client: 'Windsurf', maxTools: 50 },
@@ -20,12 +20,16 @@ export interface SurfaceReport {
   listBytes: number;
   listTokens: number;
   tokensPerTool: number;
-  namesOverClaudeCodeBudget: string[];
+  /** The key the README registers the server under, and the longest tool name every host accepts under it. */
+  serverKey: string;
+  toolNameBudget: number;
+  /** Tool names (config or `x-mcp` overrides) that some host drops under the server key, with those hosts. */
+  namesOverHostLimits: Array<{ name: string; hosts: string[] }>;
   clientLimitsExceeded: string[];
 }
 
 /** `listedInModeAll`: every catalog tool's tools/list entry, stringified (tools-list.json's lines). */
-export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly string[]): Promise<SurfaceReport> {
+export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly string[], serverKey: string): Promise<SurfaceReport> {
   const names = catalog.tools.map((t) => t.name);
   const { direct, meta } = modeListing(catalog, names, catalog.toolMode);
   const listedNames = [...direct.map((i) => names[i]!), ...meta.map((t) => t.name)];
@@ -37,7 +41,10 @@ export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly 
     listBytes: Buffer.byteLength(json),
     listTokens,
     tokensPerTool: listedNames.length > 0 ? Math.round(listTokens / listedNames.length) : 0,
-    namesOverClaudeCodeBudget: listedNames.filter((n) => n.length > CLAUDE_CODE_NAME_BUDGET),
+    serverKey,
+    toolNameBudget: toolNameBudget(serverKey),
+    // Every tool, listed or not: MCP_TOOL_MODE can switch the mode at run time.
+    namesOverHostLimits: [...names, ...META_TOOL_NAMES].map((name) => ({ name, hosts: hostsRefusing(serverKey, name).map((r) => r.host) })).filter((n) => n.hosts.length > 0),
     clientLimitsExceeded: CLIENT_TOOL_LIMITS.filter((l) => listedNames.length > l.maxTools).map((l) => `${l.client} (${l.maxTools})`),
   };
 }

@@ -1,13 +1,19 @@
-/** Stage 3: ApiModel → ToolModel[], one tool per operation, names unique and stable. */
+/** Stage 3: ApiModel → ToolModel[], one tool per operation, names unique, stable and within the hosts' limits. */
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import { mapOperation } from './map-operation.js';
-import { baseToolName, NameRegistry } from './naming.js';
+import { baseToolName, DEFAULT_MAX_NAME_LENGTH, NameRegistry } from './naming.js';
 import { META_TOOL_NAMES } from '../../templates/runtime/meta-definitions.js';
 
-export function mapTools(api: ApiModel, diags: Diagnostics, options: { outputSchemas: boolean } = { outputSchemas: true }): ToolModel[] {
+export interface MapToolsOptions {
+  outputSchemas: boolean;
+  /** The longest tool name (src/tools/host-limits.ts toolNameBudget of the server key); default 64. */
+  maxNameLength?: number;
+}
+
+export function mapTools(api: ApiModel, diags: Diagnostics, options: MapToolsOptions = { outputSchemas: true }): ToolModel[] {
   // The meta-tools' names are taken in every mode, since MCP_TOOL_MODE can switch modes at run time.
-  const registry = new NameRegistry();
+  const registry = new NameRegistry(options.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH);
   for (const reserved of META_TOOL_NAMES) registry.claim(reserved);
   const seenIds = new Map<string, string>();
   return api.operations.map((op) => {
@@ -16,8 +22,11 @@ export function mapTools(api: ApiModel, diags: Diagnostics, options: { outputSch
       if (first) diags.warn('OTM_DUPLICATE_OPERATION_ID', op.pointer, `operationId ${op.operationId} is also used at ${first}`);
       else seenIds.set(op.operationId, op.pointer);
     }
-    const name = registry.claim(baseToolName(op.operationId, op.method, op.path));
+    const base = baseToolName(op.operationId, op.method, op.path);
+    const name = registry.claim(base);
     if (op.operationId && name !== op.operationId) diags.info('OTM_TOOL_RENAMED', op.pointer, `operationId ${op.operationId} is tool ${name}`);
-    return mapOperation(op, name, { defs: api.schemas, globalSecurity: api.security, securitySchemes: api.securitySchemes, diags, outputSchemas: options.outputSchemas });
+    // A name cut to fit (not merely suffixed `_2`) keeps the full one in its title.
+    const shortenedFrom = name.startsWith(base) ? undefined : (op.operationId ?? base);
+    return mapOperation(op, name, { defs: api.schemas, globalSecurity: api.security, securitySchemes: api.securitySchemes, diags, outputSchemas: options.outputSchemas }, shortenedFrom);
   });
 }

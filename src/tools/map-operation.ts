@@ -20,7 +20,11 @@ export interface MappingContext {
   outputSchemas: boolean;
 }
 
-export function mapOperation(op: OperationModel, name: string, ctx: MappingContext): ToolModel {
+/**
+ * `shortenedFrom`: the operation's full name when `name` had to be cut to fit the hosts' limits; the title keeps
+ * it (after the summary), so a person can still find the operation.
+ */
+export function mapOperation(op: OperationModel, name: string, ctx: MappingContext, shortenedFrom?: string): ToolModel {
   const { defs, diags } = ctx;
   const security = op.security ?? ctx.globalSecurity;
   const parameters = withoutSuppliedHeaders(withMissingPathParams(op, diags), op, security, ctx.securitySchemes);
@@ -42,7 +46,7 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
   return {
     kind: 'tool',
     name,
-    ...(op.summary ? { title: oneLine(op.summary) } : {}),
+    ...toolTitle(op.summary, shortenedFrom),
     description: toolDescription(op),
     inputSchema,
     defs: transitiveDefs(inputSchema, defs),
@@ -122,6 +126,12 @@ function toolDescription(op: OperationModel): string {
   const text = op.description ?? op.summary ?? `${op.method.toUpperCase()} ${op.path}`;
   const trimmed = trimDescription(text, MAX_TOOL_DESCRIPTION);
   return op.deprecated ? `[Deprecated] ${trimmed}` : trimmed;
+}
+
+function toolTitle(summary: string | undefined, fullName: string | undefined): { title?: string } {
+  const text = summary ? oneLine(summary) : undefined;
+  if (fullName === undefined) return text ? { title: text } : {};
+  return { title: text ? `${text} (${fullName})` : fullName };
 }
 
 function oneLine(text: string): string {

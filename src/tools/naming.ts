@@ -1,7 +1,8 @@
 /**
  * Tool names: the operationId when it is usable, else `method_path` (`get_pets_by_petId`), sanitized to the
- * MCP name rule `^[A-Za-z0-9_.-]{1,64}$`, shortened with a stable hash when too long, and made unique
- * case-insensitively (some clients fold case) with `_2`, `_3`… in spec order.
+ * MCP name rule `^[A-Za-z0-9_.-]{1,64}$`, shortened with a stable hash when longer than the registry's limit (the
+ * hosts' budget for the server key, src/tools/host-limits.ts), and made unique case-insensitively (some clients fold
+ * case) with `_2`, `_3`… in spec order. A name within the limit is never changed.
  */
 import { createHash } from 'node:crypto';
 

@@ -60,7 +60,8 @@ describe('stdio, 2026-07-28 client', () => {
 
   it('negotiates the modern protocol and discovers the server', () => {
     expect(client.getProtocolEra()).toBe('modern');
-    expect(client.getServerVersion()?.name).toBe('request-mapping-fixture-mcp');
+    // The package and server name is the -o folder's name (generateAndBuild writes to …/server).
+    expect(client.getServerVersion()?.name).toBe('server');
     expect(client.getInstructions()).toContain('Request mapping fixture');
   });
 

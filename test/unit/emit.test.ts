@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 import { describe, expect, it } from 'vitest';
 import { catalogSecuritySchemes } from '../../src/emit/catalog.js';
-import { envName, envVar, slugify, toSemver } from '../../src/emit/names.js';
+import { envName, envVar, slugWords, toSemver } from '../../src/emit/names.js';
 
 describe('emit names', () => {
   it.each([
-    ['Swagger Petstore - OpenAPI 3.0', 'swagger-petstore-openapi-3-0'],
-    ['Ünïcode API!', 'unicode-api'],
-    ['', 'api'],
-  ])('slugify(%j) = %j', (input, expected) => expect(slugify(input)).toBe(expected));
+    ['Swagger Petstore - OpenAPI 3.0', ['swagger', 'petstore', 'openapi', '3', '0']],
+    ['Ünïcode API!', ['unicode', 'api']],
+    ['', []],
+  ])('slugWords(%j) = %j', (input, expected) => expect(slugWords(input)).toEqual(expected));
 
   it.each([
     ['1.0.27-SNAPSHOT', '1.0.27-SNAPSHOT'],

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
+import { projectNames } from '../../src/emit/project-name.js';
 import { planProject } from '../../src/emit/plan.js';
 import { loadSpec } from '../../src/load/load-spec.js';
 import { readDocument } from '../../src/load/read-document.js';
@@ -80,7 +81,7 @@ describe.each(specFiles)('%s', (file) => {
     const loaded = await loadSpec(file, diags, { validate: true });
     const before = JSON.stringify(loaded.document);
     const api = normalizeSpec(loaded, diags);
-    await planProject(api, mapTools(api, diags), resolveOptions({ spec: file }));
+    await planProject(api, mapTools(api, diags), resolveOptions({ spec: file }), projectNames({}, api.title));
     expect(JSON.stringify(loaded.document)).toBe(before);
   });
 });

@@ -1,19 +1,19 @@
 /**
  * The vocabulary bridge between the words people use and the words API descriptions use. Search by words
  * alone fails on "close the ticket" against an API that says "Update an issue": the request and the
- * operation share no word. Two tables close most of that gap, and both are data, tested in
+ * operation share no word. These tables close much of that gap; they are data, documented here and tested in
  * test/runtime/search-vocabulary.test.ts:
  *
- * - ABBREVIATIONS are spelled out on both sides, in the index and in queries (repo → repository), so the
- *   two forms are one term.
- * - SYNONYM_SETS are words that, in API requests, ask for the same thing. A query word from a set also
- *   searches for the set's other words that the API's index contains, at a lower weight than the word
- *   itself (see search.ts). The generator keeps only the pairs whose target occurs in the API, so a server
- *   carries the part of the table its API can use (search-index.json `bridge`).
+ * - ABBREVIATIONS are spelled out on both sides, in the index and in queries (repo → repository), and
+ *   PHRASES (phrasal verbs: "call off" → cancel) are read as one word on both sides, so each pair is one term.
+ * - ACTION_SYNONYMS map the verbs people use to the verb APIs use, and THING_SYNONYMS group the nouns that
+ *   name the same kind of object. A query word also searches for its synonyms that the API's index contains,
+ *   at a lower weight than the word itself (see search.ts). The generator keeps only the pairs whose target
+ *   occurs in the API, so a server carries the part of the tables its API can use (search-index.json `bridge`).
  *
- * A word may be in several sets (kill: stop a run, delete a pod). Entries are lower case; several words are
- * a phrase whose terms are all searched. Sets are kept to words that are near-synonyms in API requests, not
- * merely related, because every expansion also adds noise to rankings that were right.
+ * Entries are lower case; several words are a phrase whose terms are all searched. Synonyms are kept to
+ * words that are near-synonyms in API requests, not merely related, because every expansion also adds
+ * noise to rankings that were right.
  */
 
 export const ABBREVIATIONS: Readonly<Record<string, string>> = {
@@ -63,70 +63,118 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   webhook: 'web hook',
   webhooks: 'web hooks',
   rerun: 're run',
-  signin: 'sign in',
-  login: 'log in',
-  logout: 'log out',
-  signup: 'sign up',
-  setup: 'set up',
   username: 'user name',
 };
 
-export const SYNONYM_SETS: readonly (readonly string[])[] = [
-  // Reading
-  ['get', 'show', 'see', 'view', 'display', 'read', 'fetch', 'retrieve', 'look', 'lookup', 'inspect', 'describe', 'detail', 'details'],
-  ['list', 'show', 'enumerate', 'browse', 'overview'],
-  ['search', 'find', 'lookup', 'locate', 'query', 'filter', 'look'],
-  ['count', 'total', 'number', 'tally', 'statistic', 'summary'],
-  ['check', 'verify', 'validate', 'confirm', 'test'],
-  ['status', 'state', 'health', 'progress', 'condition'],
-  ['download', 'export', 'save', 'grab', 'archive', 'zip', 'tarball'],
-  // Writing
-  ['create', 'make', 'add', 'new', 'open', 'start', 'submit', 'raise', 'register', 'set up', 'launch', 'provision', 'spin', 'post', 'generate', 'issue'],
-  ['update', 'edit', 'change', 'modify', 'alter', 'rename', 'tweak', 'adjust', 'amend', 'patch', 'set', 'configure', 'mark', 'toggle', 'switch'],
-  ['replace', 'overwrite', 'update', 'put'],
-  ['delete', 'remove', 'erase', 'drop', 'destroy', 'purge', 'wipe', 'discard', 'kill', 'nuke', 'clear', 'unset', 'trash', 'rid'],
-  ['cancel', 'stop', 'halt', 'abort', 'kill', 'terminate', 'end', 'interrupt', 'quit', 'shut down'],
-  ['restart', 'reboot', 'rerun', 're run', 'retry', 'redo', 'redeploy', 'rebuild', 'power cycle', 'reset'],
-  ['resume', 'unpause', 'continue', 'unsuspend', 'reactivate'],
-  ['pause', 'suspend', 'freeze', 'hold'],
-  ['enable', 'activate', 'turn on', 'switch on', 'allow', 'unblock'],
-  ['disable', 'deactivate', 'turn off', 'switch off', 'block', 'forbid', 'prevent'],
-  ['approve', 'accept', 'sign off', 'lgtm', 'allow'],
-  ['reject', 'decline', 'deny', 'refuse', 'dismiss'],
-  ['merge', 'combine', 'land'],
-  ['fork', 'copy', 'duplicate', 'clone'],
-  ['transfer', 'move', 'relocate', 'migrate', 'reassign'],
-  ['upload', 'attach', 'attachment', 'put'],
-  ['send', 'email', 'notify', 'post', 'deliver', 'dispatch', 'message', 'ping'],
-  ['invite', 'invitation', 'onboard'],
-  ['ban', 'kick', 'block', 'expel'],
-  ['follow', 'subscribe', 'watch', 'track'],
-  ['unfollow', 'unsubscribe', 'unwatch', 'untrack'],
-  ['star', 'favorite', 'favourite', 'bookmark', 'pin'],
-  ['lock', 'freeze', 'protect'],
-  ['unlock', 'unfreeze', 'unprotect'],
-  ['assign', 'assignee', 'delegate', 'give', 'allocate'],
-  ['comment', 'reply', 'respond', 'remark', 'note', 'feedback'],
-  ['review', 'feedback', 'approve', 'critique'],
-  ['scale', 'resize', 'grow', 'shrink', 'replicas', 'autoscale'],
-  ['refund', 'reimburse', 'money back', 'return'],
-  ['revoke', 'invalidate', 'expire', 'withdraw'],
-  ['rotate', 'regenerate', 'renew', 'roll', 'reset'],
-  ['restore', 'recover', 'undelete', 'untrash', 'undo', 'rollback'],
-  ['rollback', 'revert', 'roll back', 'undo'],
-  ['connect', 'link', 'integrate', 'hook up', 'attach', 'associate'],
-  ['disconnect', 'unlink', 'detach', 'dissociate'],
-  ['install', 'installation', 'add'],
-  ['uninstall', 'remove'],
-  ['deploy', 'deployment', 'release', 'ship', 'publish', 'rollout', 'go live'],
-  ['run', 'trigger', 'dispatch', 'execute', 'kick off', 'fire', 'invoke', 'start'],
-  ['sync', 'synchronize', 'refresh', 'reload'],
-  ['share', 'shared', 'collaborate', 'collaboration'],
-  ['log in', 'sign in', 'authenticate', 'authorize', 'token', 'session'],
-  ['schedule', 'cron', 'recurring', 'periodic', 'timer'],
-  // Things
+/**
+ * Verbs of requests, by the word APIs use (the head) and the words people use for it. A member searches
+ * for its head; the head searches for its members at half weight (for an API that says "Add" where another
+ * says "Create"). Members do not search for each other: "make" and "open" both mean create, but "open" is
+ * also a state, and going through the head keeps one verb from dragging in another's senses.
+ */
+export const ACTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  get: ['show', 'see', 'view', 'display', 'read', 'fetch', 'retrieve', 'look', 'inspect', 'describe', 'detail', 'details'],
+  list: ['show', 'enumerate', 'browse', 'overview'],
+  search: ['find', 'lookup', 'locate', 'query', 'filter', 'grep', 'look'],
+  count: ['total', 'tally'],
+  check: ['verify', 'validate', 'confirm', 'test'],
+  download: ['export', 'save', 'grab', 'fetch'],
+  create: ['make', 'add', 'new', 'open', 'start', 'submit', 'raise', 'register', 'launch', 'provision', 'spin', 'generate', 'build', 'file', 'write', 'store', 'leave', 'put'],
+  update: ['edit', 'change', 'modify', 'alter', 'rename', 'tweak', 'adjust', 'amend', 'patch', 'set', 'configure', 'mark', 'toggle', 'switch', 'fix', 'correct'],
+  replace: ['overwrite', 'swap'],
+  delete: ['remove', 'erase', 'drop', 'destroy', 'purge', 'wipe', 'discard', 'kill', 'nuke', 'clear', 'unset', 'trash', 'rid', 'uninstall', 'detach', 'unassign'],
+  cancel: ['stop', 'halt', 'abort', 'kill', 'terminate', 'end', 'interrupt', 'quit', 'void'],
+  restart: ['reboot', 'rerun', 'retry', 'redo', 'redeploy', 'rebuild', 'bounce', 'reset'],
+  resume: ['unpause', 'continue', 'unsuspend', 'reactivate'],
+  pause: ['suspend', 'freeze', 'hold'],
+  enable: ['activate', 'allow', 'unblock'],
+  disable: ['deactivate', 'block', 'forbid', 'prevent'],
+  approve: ['accept', 'lgtm', 'allow'],
+  reject: ['decline', 'deny', 'refuse', 'dismiss'],
+  merge: ['combine', 'land'],
+  fork: ['copy', 'clone'],
+  copy: ['duplicate', 'clone'],
+  transfer: ['move', 'relocate', 'migrate', 'reassign', 'hand'],
+  upload: ['attach', 'put', 'send'],
+  send: ['email', 'notify', 'deliver', 'dispatch', 'message', 'ping', 'remind', 'resend'],
+  invite: ['onboard', 'ask'],
+  ban: ['kick', 'block', 'expel'],
+  follow: ['subscribe', 'watch', 'track'],
+  unfollow: ['unsubscribe', 'unwatch', 'untrack'],
+  star: ['favorite', 'favourite', 'bookmark', 'pin'],
+  lock: ['freeze', 'protect', 'checkout'],
+  unlock: ['unfreeze', 'unprotect'],
+  assign: ['delegate', 'give', 'allocate'],
+  comment: ['reply', 'respond', 'remark', 'note', 'feedback'],
+  review: ['feedback', 'critique', 'approve'],
+  scale: ['resize', 'grow', 'shrink', 'autoscale', 'replicas'],
+  refund: ['reimburse', 'return'],
+  revoke: ['invalidate', 'expire', 'withdraw'],
+  rotate: ['regenerate', 'renew', 'refresh'],
+  restore: ['recover', 'undelete', 'untrash', 'undo', 'back'],
+  rollback: ['revert', 'undo'],
+  connect: ['link', 'integrate', 'associate', 'attach'],
+  disconnect: ['unlink', 'dissociate'],
+  install: ['add', 'setup'],
+  deploy: ['release', 'ship', 'publish', 'rollout'],
+  run: ['trigger', 'dispatch', 'execute', 'fire', 'invoke', 'start', 'kickoff'],
+  sync: ['synchronize', 'refresh', 'reload'],
+  share: ['collaborate'],
+  login: ['authenticate', 'authorize', 'signin'],
+  schedule: ['cron', 'recurring', 'periodic', 'timer', 'nightly', 'daily', 'weekly', 'hourly'],
+};
+
+/**
+ * Phrasal verbs, read as the one word they mean before anything else happens to a request ("call off" is
+ * cancel, not "call" and "off", which are both stop words).
+ */
+export const PHRASES: Readonly<Record<string, string>> = {
+  'call off': 'cancel',
+  'turn on': 'enable',
+  'switch on': 'enable',
+  'turn off': 'disable',
+  'switch off': 'disable',
+  'shut down': 'stop',
+  'power off': 'stop',
+  'power on': 'start',
+  'boot up': 'start',
+  'kick off': 'run',
+  'roll back': 'rollback',
+  'log in': 'login',
+  'sign in': 'login',
+  'log out': 'logout',
+  'sign out': 'logout',
+  'sign up': 'register',
+  'set up': 'create',
+  'spin up': 'create',
+  'get rid of': 'delete',
+  'clean up': 'delete',
+  'tear down': 'delete',
+  'take down': 'delete',
+  'bring back': 'restore',
+  'hand over': 'transfer',
+  'look up': 'find',
+  'find out': 'get',
+  'money back': 'refund',
+  'give back': 'refund',
+  'pay out': 'payout',
+  'sign off': 'approve',
+  'hook up': 'connect',
+  'go live': 'deploy',
+  'how many': 'count',
+  'power cycle': 'restart',
+  'merge request': 'pull request',
+  'check out': 'lock',
+};
+
+/**
+ * Things in requests: words that name the same kind of object in different APIs. Every word of a set
+ * searches for the others the API uses (machine, server, node, droplet and instance are one thing to
+ * someone asking).
+ */
+export const THING_SYNONYMS: readonly (readonly string[])[] = [
   ['issue', 'ticket', 'bug', 'task', 'defect', 'problem', 'todo', 'incident'],
-  ['pull request', 'merge request', 'change request', 'patch'],
+  ['pull request', 'change request'],
   ['repository', 'project', 'codebase', 'repo'],
   ['commit', 'changeset', 'revision'],
   ['workflow', 'pipeline', 'build', 'job', 'action', 'ci', 'check'],

@@ -5,7 +5,7 @@
  * each word reduced to its Porter2 stem (closed/closing → close, statuses → status).
  */
 import stem from 'wink-porter2-stemmer';
-import { ABBREVIATIONS } from './search-vocabulary.js';
+import { ABBREVIATIONS, PHRASES } from './search-vocabulary.js';
 
 /**
  * Words that say nothing about which operation is meant: English function words, and the words people wrap
@@ -20,31 +20,81 @@ const STOP_WORDS = new Set(
     'same she should so some such than that the their theirs them then there these they this those through to too under until up ' +
     'us very via want wants was we were what whatever when where whether which while who whom whose why will with within without ' +
     'would you your yours yourself currently right thing things stuff someone something somebody anything everything okay ok hey hi ' +
-    'thanks thank quick quickly real really actually'
+    'thanks thank quick quickly real really actually called named titled saying says said using use used anymore ' +
+    'so because since also instead even still already maybe perhaps kind sort bunch lot lots gonna wanna one two three'
   ).split(' '),
 );
 
-/** Words of `text`: camelCase and snake_case split, lower case, accents dropped. */
-export function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, '$1 $2')
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0);
+/**
+ * Values a request carries that say nothing about which operation is meant: e-mail addresses, URLs, host
+ * names, @mentions, quoted strings and identifiers that join letters and digits with `_` or `-` (`cus_9`, `api-7f9c`).
+ */
+const VALUES = /\S+@\S+|\bhttps?:\/\/\S+|\b[\w-]+(\.[\w-]+)+\b|@\w+|"[^"]*"|“[^”]*”|\b(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[_-])[\w-]+\b/gi;
+
+/** A request with its values left out (see VALUES); the index never needs this. */
+export function withoutValues(query: string): string {
+  return query.replace(VALUES, ' ');
 }
+
+/**
+ * Words of `text`: camelCase and snake_case split, lower case, accents dropped. A compound written in
+ * camelCase also stands whole (`ConfigMap` → config, map, configmap), because people type it as one word.
+ */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^A-Za-z0-9]+/)) {
+    if (!token) continue;
+    const parts = token
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, '$1 $2')
+      .toLowerCase()
+      .split(' ');
+    out.push(...parts);
+    if (parts.length >= 2 && parts.length <= MAX_COMPOUND_PARTS && !/\d/.test(token)) out.push(parts.join(''));
+  }
+  return out;
+}
+
+const MAX_COMPOUND_PARTS = 3;
 
 /** The search terms of `text`, in order (repeats kept: callers decide whether a repeat counts). */
 export function analyze(text: string): string[] {
   const terms: string[] = [];
-  for (const word of words(text)) {
-    if (STOP_WORDS.has(word) || /^\d+$/.test(word)) continue;
-    const spelled = ABBREVIATIONS[word];
-    for (const w of spelled ? spelled.split(' ') : [word]) terms.push(stemWord(w));
-  }
+  for (const word of phraseWords(words(text))) terms.push(...wordTerms(word));
   return terms;
+}
+
+/** One word's terms: none for a stop word or a number, several for an abbreviation spelled out. */
+export function wordTerms(word: string): string[] {
+  if (word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word)) return [];
+  const spelled = ABBREVIATIONS[word];
+  return (spelled ? spelled.split(' ') : [word]).map(stemWord);
+}
+
+/** PHRASES by the stem of their first word, so "logged in" and "calling off" are found as "log in" and "call off". */
+const STEMMED_PHRASES = new Map(
+  Object.entries(PHRASES).map(([phrase, word]) => {
+    const [first, ...rest] = phrase.split(' ');
+    return [[stemWord(first!), ...rest].join(' '), word] as const;
+  }),
+);
+
+/** Words with each phrasal verb of PHRASES replaced by the word it means ("call off" → cancel). */
+export function phraseWords(list: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const first = stemWord(list[i]!);
+    const three = i + 2 < list.length ? STEMMED_PHRASES.get(`${first} ${list[i + 1]} ${list[i + 2]}`) : undefined;
+    const two = i + 1 < list.length ? STEMMED_PHRASES.get(`${first} ${list[i + 1]}`) : undefined;
+    if (three !== undefined) {
+      out.push(...three.split(' '));
+      i += 2;
+    } else if (two !== undefined) {
+      out.push(...two.split(' '));
+      i += 1;
+    } else out.push(list[i]!);
+  }
+  return out;
 }
 
 /** The distinct terms of `text`, joined by spaces: what an index field holds (each word counted once). */

@@ -14,8 +14,8 @@
  * - a best guess instead of an empty answer, and groups to browse when the words do not help.
  */
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
-import { analyze, fieldTerms, stemWord, words } from './search-text.js';
-import { HINT_WORDS, SYNONYM_SETS } from './search-vocabulary.js';
+import { analyze, fieldTerms, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
+import { ACTION_SYNONYMS, HINT_WORDS, THING_SYNONYMS } from './search-vocabulary.js';
 
 /** The indexed fields and how much a match in each counts. */
 export const FIELD_BOOSTS = {
@@ -25,8 +25,8 @@ export const FIELD_BOOSTS = {
   resource: 1.5,
   action: 0.6,
   params: 0.6,
-  values: 1,
-  filters: 0.3,
+  values: 1.5,
+  filters: 0.2,
   description: 0.5,
 } as const;
 
@@ -70,8 +70,8 @@ export interface SearchIndexFile {
   index: Omit<AsPlainObject, 'index'>;
   /** ...which are kept apart, one per line of the file. */
   terms: AsPlainObject['index'];
-  /** Query term → the index terms it also searches (its synonyms that the API uses). */
-  bridge: Record<string, string[]>;
+  /** Query term → the index terms it also searches (its synonyms that the API uses), with their weights. */
+  bridge: Record<string, Array<[term: string, weight: number]>>;
   /** Every operation's summary, by catalog index. */
   operations: OperationSummary[];
   groups: SearchGroup[];
@@ -116,33 +116,42 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
 }
 
 /**
- * The synonym table restricted to one API: for each query term, the other terms of its sets that the index
- * contains. Phrases count term by term.
+ * The synonym tables restricted to one API: for each query term, the terms it also searches that the
+ * index contains. An action's member searches for its head fully, the head for its members at half weight;
+ * the words of a thing set search for each other fully. Phrases count term by term.
  */
 function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
-  const related = new Map<string, Set<string>>();
-  for (const set of SYNONYM_SETS) {
-    const termsOf = set.map((entry) => analyze(entry));
-    for (const [i, from] of termsOf.entries()) {
-      if (from.length !== 1) continue; // a query phrase cannot be looked up by one term
-      const source = from[0]!;
-      for (const [j, to] of termsOf.entries()) {
-        if (i === j) continue;
-        for (const target of to) {
-          if (target === source || !vocabulary.has(target)) continue;
-          let targets = related.get(source);
-          if (!targets) related.set(source, (targets = new Set()));
-          targets.add(target);
-        }
-      }
+  const related = new Map<string, Map<string, number>>();
+  const relate = (from: readonly string[], to: readonly string[], weight: number) => {
+    if (from.length !== 1) return; // a query phrase is not looked up by one of its terms
+    const source = from[0]!;
+    for (const target of to) {
+      if (target === source || !vocabulary.has(target)) continue;
+      let targets = related.get(source);
+      if (!targets) related.set(source, (targets = new Map()));
+      targets.set(target, Math.max(targets.get(target) ?? 0, weight));
     }
+  };
+  for (const [head, members] of Object.entries(ACTION_SYNONYMS)) {
+    const headTerms = analyze(head);
+    for (const member of members) {
+      const memberTerms = analyze(member);
+      relate(memberTerms, headTerms, 1);
+      relate(headTerms, memberTerms, HEAD_TO_MEMBER_WEIGHT);
+    }
+  }
+  for (const set of THING_SYNONYMS) {
+    const termsOf = set.map((entry) => analyze(entry));
+    for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to, 1);
   }
   const bridge: SearchIndexFile['bridge'] = {};
   for (const source of [...related.keys()].sort()) {
-    bridge[source] = [...related.get(source)!].sort();
+    bridge[source] = [...related.get(source)!].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   }
   return bridge;
 }
+
+const HEAD_TO_MEMBER_WEIGHT = 0.5;
 
 /** One word of the request: the term itself, and the synonyms it also searches for with their weights. */
 interface Concept {
@@ -188,15 +197,15 @@ export class OperationSearch {
     const concepts = this.concepts(query);
     if (concepts.length === 0) return [];
     const filter = within ? membership(within) : undefined;
-    const strict = this.rank(concepts, limit, filter, false);
-    return strict.length > 0 ? strict : this.rank(concepts, limit, filter, true);
+    const strict = this.rank(query, concepts, limit, filter, false);
+    return strict.length > 0 ? strict : this.rank(query, concepts, limit, filter, true);
   }
 
   /** The request's words, each with the synonyms the API uses. */
   private concepts(query: string): Concept[] {
     const concepts: Concept[] = [];
     const seen = new Set<string>();
-    for (const word of words(query)) {
+    for (const word of phraseWords(words(withoutValues(query)))) {
       const hinted = HINT_WORDS[word];
       if (hinted) {
         const [term, ...synonyms] = hinted.map(stemWord).filter((t) => this.documentFrequency.has(t) && !seen.has(`hint:${t}`));
@@ -204,11 +213,11 @@ export class OperationSearch {
         if (term) concepts.push({ term, synonyms: new Map(synonyms.map((t) => [t, 1])), hint: true });
         continue;
       }
-      for (const term of analyze(word)) {
+      for (const term of wordTerms(word)) {
         if (seen.has(term)) continue;
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
-        const synonyms = new Map((this.file.bridge[term] ?? []).map((t) => [t, this.synonymWeight(term, t, weight)]));
+        const synonyms = new Map((this.file.bridge[term] ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]));
         concepts.push({ term, synonyms });
       }
     }
@@ -236,7 +245,7 @@ export class OperationSearch {
    * sum over words, times the coverage of the request; the best candidates are then told apart by how
    * exactly their summary says what was asked.
    */
-  private rank(concepts: readonly Concept[], limit: number, filter: ((doc: number) => boolean) | undefined, loose: boolean): SearchHit[] {
+  private rank(query: string, concepts: readonly Concept[], limit: number, filter: ((doc: number) => boolean) | undefined, loose: boolean): SearchHit[] {
     const candidates = new Map<number, Candidate>();
     const counted = concepts.filter((c) => !c.hint).length;
     for (const concept of concepts) {
@@ -256,7 +265,7 @@ export class OperationSearch {
         for (const term of match.terms) candidate.matched.add(term);
       }
     }
-    const prior = this.readPreference(concepts);
+    const prior = this.intentPrior(query, concepts);
     const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc), matched: c.matched }));
     ranked.sort(byScore);
     return ranked
@@ -275,8 +284,9 @@ export class OperationSearch {
         boostTerm: (term) => weights.get(term) ?? 1,
         ...(fields ? { fields } : {}),
         // Only the request's own words are matched loosely: a synonym's misspellings are noise.
+        // Misspellings only when the words as written found nothing: fuzzy matching costs most of a search.
         prefix: (term) => own && term.length >= (loose ? 3 : 4),
-        fuzzy: (term) => (own && term.length >= (loose ? 4 : 6) ? (loose ? 0.34 : 0.2) : false),
+        fuzzy: (term) => (own && loose && term.length >= 4 ? 0.34 : false),
         weights: { prefix: 0.35, fuzzy: 0.25 },
         ...(filter ? { filter: (r: SearchResult) => filter(r.id as number) } : {}),
       },
@@ -285,13 +295,23 @@ export class OperationSearch {
   }
 
   /**
-   * A request that names no action ("which machines are in my cluster?") asks to read: reads then rank a
-   * little above writes that match as well. A request with an action word leaves the ranking alone.
+   * What kind of operation the request leans to. A question ("which machines are in my cluster?", "what
+   * branches are there") asks to read, and so does a request with a read verb and no write verb: reads
+   * rank a little above writes that match as well. A plural ("show me the pods") asks for a list. A request
+   * with a write verb (create, change, delete and their synonyms) leaves the ranking alone.
    */
-  private readPreference(concepts: readonly Concept[]): (doc: number) => number {
-    const namesAction = concepts.some((c) => !c.hint && (ACTION_TERMS.has(c.term) || [...c.synonyms.keys()].some((t) => ACTION_TERMS.has(t))));
-    if (namesAction) return () => 1;
-    return (doc) => (this.file.operations[doc]!.method === 'GET' ? READ_PREFERENCE : 1);
+  private intentPrior(query: string, concepts: readonly Concept[]): (doc: number) => number {
+    const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
+    // In a question, a write word is mostly a state ("which PRs are open?").
+    const question = /\?\s*$/.test(query) || concepts.some((c) => c.hint && READ_TERMS.has(c.term));
+    if (!question && said(WRITE_TERMS)) return () => 1;
+    const plural = words(withoutValues(query)).some(isPlural);
+    if (!question && !plural && !said(READ_TERMS)) return () => 1;
+    return (doc) => {
+      const op = this.file.operations[doc]!;
+      if (op.method !== 'GET') return 1;
+      return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
+    };
   }
 
   /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
@@ -330,8 +350,15 @@ function scaled(weights: ReadonlyMap<string, number>, factor: number): Map<strin
 const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
 const RERANKED = 50;
 const READ_PREFERENCE = 1.25;
-/** The terms of the `action` field (search-documents.ts): a request with one of them says what it wants done. */
-const ACTION_TERMS = new Set(['list', 'get', 'creat', 'updat', 'replac', 'delet'].map(stemWord));
+const LIST_PREFERENCE = 1.2;
+/** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
+const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
+const READ_TERMS = new Set(['list', 'get'].map(stemWord));
+
+/** "pods", "branches", "policies": a word whose stem drops a plural ending (not "status", "access", "analysis"). */
+function isPlural(word: string): boolean {
+  return word.length > 3 && /[^su]s$|[^s]es$/.test(word) && !/(ss|us|is)$/.test(word) && analyze(word)[0] !== word;
+}
 const EXACTNESS_WEIGHT = 0.5;
 
 function byScore(a: SearchHit, b: SearchHit): number {
@@ -348,7 +375,7 @@ const FULL_COVERAGE_SHARE = 0.5;
  * "issue" beats one that matches only a rarer word many times.
  */
 function coverage(covered: number, words: number): number {
-  if (words <= 1) return 1;
+  if (words <= 0) return 1;
   const share = covered / words;
   return share * share;
 }
