@@ -12,6 +12,7 @@ import { firstSentence, plainText } from './plain-text.js';
 const DESCRIPTION_CHARS = 400;
 const TAG_DESCRIPTION_CHARS = 160;
 const SUMMARY_CHARS = 160;
+const ARGUMENT_DOC_CHARS = 100;
 
 /** `groupOf`: each tool's browsing group, by tool index. */
 export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], groupOf: readonly string[]): SearchDocument[] {
@@ -26,6 +27,7 @@ export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], grou
         resource: pathSegments(tool.source.path).filter((s) => !s.param).map((s) => s.text).join(' '),
         action: actionWords(tool),
         params: args.names.join(' '),
+        argdocs: args.bodyDocs.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
         description: plainText(tool.description).slice(0, DESCRIPTION_CHARS),
@@ -75,6 +77,8 @@ function actionWords(tool: ToolModel): string {
 
 interface ArgumentWords {
   names: string[];
+  /** What the body's properties are for, first sentence each: "Whether to archive this repository." */
+  bodyDocs: string[];
   /** Enum values and flags of the request body: setting one is often the action itself (`state: closed`, `archived`). */
   bodyValues: string[];
   /** Enum values of query and other parameters: they narrow a listing. */
@@ -82,12 +86,14 @@ interface ArgumentWords {
 }
 
 function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): ArgumentWords {
-  const words: ArgumentWords = { names: [], bodyValues: [], filterValues: [] };
+  const words: ArgumentWords = { names: [], bodyDocs: [], bodyValues: [], filterValues: [] };
   const bodyArg = tool.request.body?.arg;
   for (const [name, schema] of Object.entries(propertiesOf(tool.inputSchema, defs))) {
     if (name === bodyArg) {
       for (const [prop, propSchema] of Object.entries(propertiesOf(schema, defs))) {
         words.names.push(prop);
+        const doc = resolve(propSchema, defs)?.['description'];
+        if (typeof doc === 'string') words.bodyDocs.push(firstSentence(doc, ARGUMENT_DOC_CHARS));
         words.bodyValues.push(...enumWords(propSchema, defs));
         // A flag in a body is an action too: `archived: true` archives a repository.
         if (resolve(propSchema, defs)?.['type'] === 'boolean') words.bodyValues.push(prop);

@@ -7,6 +7,10 @@
 import stem from 'wink-porter2-stemmer';
 import { ABBREVIATIONS, PHRASES } from './search-vocabulary.js';
 
+/** Stems are cached: an index and a stream of queries come back to the same few thousand words. */
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 50_000;
+
 /**
  * Words that say nothing about which operation is meant: English function words, and the words people wrap
  * a request in ("can you please show me my …"). Verbs that do carry intent (show, get, find) are not here:
@@ -103,5 +107,11 @@ export function fieldTerms(text: string): string {
 }
 
 export function stemWord(word: string): string {
-  return word.length <= 2 ? word : stem(word);
+  if (word.length <= 2) return word;
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    stemmed = stem(word);
+    if (stems.size < MAX_CACHED_STEMS) stems.set(word, stemmed);
+  }
+  return stemmed;
 }

@@ -66,6 +66,17 @@ describe('dynamic mode', () => {
     expect(decodeURIComponent(upstream.requests[0]!.body.toString())).toBe('amount=100&metadata[order_id]=6735&expand[]=customer');
   });
 
+  it('browses without words: no query lists the groups, a group lists its operations with their required arguments', async () => {
+    const browsed = (await client.callTool({ name: 'search_operations', arguments: {} })) as CallResult;
+    const groups = browsed.structuredContent!['groups'] as Array<{ name: string; operations: number }>;
+    expect(groups.reduce((n, g) => n + g.operations, 0)).toBe(6);
+    const first = (await client.callTool({ name: 'search_operations', arguments: { group: groups[0]!.name } })) as CallResult;
+    const results = first.structuredContent!['results'] as Array<{ name: string; method: string; path: string; required: string[] }>;
+    expect(results).toHaveLength(groups[0]!.operations);
+    expect(results[0]).toMatchObject({ name: expect.any(String), method: expect.any(String), path: expect.stringMatching(/^\//), required: expect.any(Array) });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
   it('validates the operation arguments and names unknown operations, without calling upstream', async () => {
     const invalid = (await client.callTool({ name: 'call_operation', arguments: { name: 'createCharge', arguments: { body: { amount: 'x' } } } })) as CallResult;
     expect(invalid.isError).toBe(true);
@@ -73,8 +84,11 @@ describe('dynamic mode', () => {
     const unknown = (await client.callTool({ name: 'call_operation', arguments: { name: 'nope' } })) as CallResult;
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0]!.text).toContain('search_operations');
-    const badMeta = (await client.callTool({ name: 'search_operations', arguments: {} })) as CallResult;
+    const badMeta = (await client.callTool({ name: 'search_operations', arguments: { limit: 'ten' } })) as CallResult;
     expect(badMeta.isError).toBe(true);
+    const badGroup = (await client.callTool({ name: 'search_operations', arguments: { group: 'no such group' } })) as CallResult;
+    expect(badGroup.isError).toBe(true);
+    expect(badGroup.content[0]!.text).toMatch(/There is no group "no such group"\. Groups: /);
     expect(upstream.requests).toHaveLength(0);
   });
 });

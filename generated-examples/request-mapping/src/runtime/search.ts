@@ -25,6 +25,7 @@ export const FIELD_BOOSTS = {
   resource: 1.5,
   action: 0.6,
   params: 0.6,
+  argdocs: 0.3,
   values: 1.5,
   filters: 0.2,
   description: 0.5,
@@ -152,6 +153,15 @@ function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
 }
 
 const HEAD_TO_MEMBER_WEIGHT = 0.5;
+const ACTION_WEIGHT = 1.5;
+/** The stems of every verb in ACTION_SYNONYMS. */
+const ACTION_VERBS = new Set(
+  Object.entries(ACTION_SYNONYMS)
+    .flatMap(([head, members]) => [head, ...members])
+    .map((verb) => analyze(verb))
+    .filter((terms) => terms.length === 1)
+    .map((terms) => terms[0]!),
+);
 
 /** One word of the request: the term itself, and the synonyms it also searches for with their weights. */
 interface Concept {
@@ -159,12 +169,16 @@ interface Concept {
   synonyms: Map<string, number>;
   /** A hint ("my", "which"; see HINT_WORDS): it breaks ties, and an operation is not worse for lacking it. */
   hint?: boolean;
+  /** A verb of ACTION_SYNONYMS: what the request wants done, which tells apart operations on the same thing. */
+  action?: boolean;
 }
 
 export class OperationSearch {
   private readonly mini: MiniSearch;
   /** How many operations each term occurs in. */
   private readonly documentFrequency: Map<string, number>;
+  /** Each operation's summary as terms, made when first needed. */
+  private readonly summaryTerms: Array<Set<string> | undefined> = [];
 
   private constructor(private readonly file: SearchIndexFile) {
     this.mini = MiniSearch.loadJS({ ...file.index, index: file.terms }, MINISEARCH_OPTIONS);
@@ -218,7 +232,7 @@ export class OperationSearch {
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
         const synonyms = new Map((this.file.bridge[term] ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]));
-        concepts.push({ term, synonyms });
+        concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
     }
     return concepts;
@@ -249,12 +263,16 @@ export class OperationSearch {
     const candidates = new Map<number, Candidate>();
     const counted = concepts.filter((c) => !c.hint).length;
     for (const concept of concepts) {
-      const base = concept.hint ? HINT_WEIGHT : 1;
+      const base = concept.hint ? HINT_WEIGHT : concept.action ? ACTION_WEIGHT : 1;
       const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose, filter);
       const viaSynonym = concept.synonyms.size === 0 ? new Map<number, Scored>() : this.scores([...concept.synonyms.keys()], scaled(concept.synonyms, base), false, filter, SYNONYM_FIELDS);
-      const docs = new Set([...direct.keys(), ...viaSynonym.keys()]);
-      const best = new Map([...docs].map((doc) => [doc, better(direct.get(doc), viaSynonym.get(doc))]));
-      const top = Math.max(0, ...[...best.values()].map((b) => b.score));
+      const best = new Map(direct);
+      for (const [doc, match] of viaSynonym) {
+        const own = best.get(doc);
+        if (!own || match.score > own.score) best.set(doc, match);
+      }
+      let top = 0;
+      for (const match of best.values()) top = Math.max(top, match.score);
       for (const [doc, match] of best) {
         let candidate = candidates.get(doc);
         if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0, matched: new Set() }));
@@ -316,7 +334,8 @@ export class OperationSearch {
 
   /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
   private exactness(doc: number, matched: ReadonlySet<string>): number {
-    const terms = new Set(analyze(this.file.operations[doc]!.summary));
+    let terms = this.summaryTerms[doc];
+    if (!terms) this.summaryTerms[doc] = terms = new Set(analyze(this.file.operations[doc]!.summary));
     if (terms.size === 0) return 0;
     let hit = 0;
     for (const term of terms) if (matched.has(term)) hit++;
@@ -338,11 +357,6 @@ interface Candidate {
   matched: Set<string>;
 }
 
-/** A word's own match, or its synonyms' when that scores higher. */
-function better(own: Scored | undefined, synonym: Scored | undefined): Scored {
-  return own && (!synonym || own.score >= synonym.score) ? own : synonym!;
-}
-
 function scaled(weights: ReadonlyMap<string, number>, factor: number): Map<string, number> {
   return new Map([...weights].map(([t, w]) => [t, w * factor]));
 }
@@ -359,7 +373,7 @@ const READ_TERMS = new Set(['list', 'get'].map(stemWord));
 function isPlural(word: string): boolean {
   return word.length > 3 && /[^su]s$|[^s]es$/.test(word) && !/(ss|us|is)$/.test(word) && analyze(word)[0] !== word;
 }
-const EXACTNESS_WEIGHT = 0.5;
+const EXACTNESS_WEIGHT = 1;
 
 function byScore(a: SearchHit, b: SearchHit): number {
   return b.score - a.score || a.doc - b.doc;
