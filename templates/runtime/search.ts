@@ -35,7 +35,7 @@ export type SearchField = keyof typeof FIELD_BOOSTS;
 const FIELDS = Object.keys(FIELD_BOOSTS) as SearchField[];
 
 /** How much a synonym counts against the word the request used; more when the word itself is unknown to the API. */
-const SYNONYM_WEIGHT = 0.45;
+const SYNONYM_WEIGHT = 0.6;
 const SYNONYM_WEIGHT_UNKNOWN_WORD = 0.8;
 const HINT_WEIGHT = 0.25;
 
