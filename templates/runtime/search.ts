@@ -286,7 +286,8 @@ export class OperationSearch {
       }
     }
     const prior = this.intentPrior(query, concepts);
-    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity(c.doc), matched: c.matched }));
+    const specific = namesOne(query);
+    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity(c.doc) * (specific ? this.itemPreference(c.doc) : 1), matched: c.matched }));
     ranked.sort(byScore);
     return ranked
       .slice(0, RERANKED)
@@ -334,6 +335,11 @@ export class OperationSearch {
     };
   }
 
+  /** An operation on one item (a path template in its path) for a request that names one ("close issue 42"). */
+  private itemPreference(doc: number): number {
+    return this.file.operations[doc]!.path.includes('{') ? ITEM_PREFERENCE : 1;
+  }
+
   /** Of operations that match alike, the one on the shorter path is the general one ("list droplets", not "list a droplet's neighbors"). */
   private simplicity(doc: number): number {
     const segments = this.file.operations[doc]!.path.split('/').filter((s) => s && !s.startsWith('{')).length;
@@ -373,6 +379,15 @@ const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'a
 const RERANKED = 50;
 const READ_PREFERENCE = 1.25;
 const SEGMENT_PENALTY = 0.05;
+const ITEM_PREFERENCE = 1.15;
+
+/**
+ * Whether a request names one item: a bare number ("issue 42", not "$25", "20%" or "50Gi") or an
+ * identifier that joins letters and digits (`cus_9`, `api-7f9c`).
+ */
+function namesOne(query: string): boolean {
+  return /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(query) || /\b(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[_-])[\w-]+\b/i.test(query);
+}
 const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
