@@ -91,9 +91,10 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   }
   const surface = settledLater(surfaceReport(planned.catalog, planned.listedInModeAll, names.serverKey));
   const formatting = settledLater(formatFiles(planned.files));
+  const late = settledLater(planned.lateFiles);
   const validationDiags = await validate();
   timer('validate');
-  const formatted = await formatting;
+  const formatted = [...(await formatting), ...(await late)];
   timer('format');
   const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const outDir = expectedOutDir(options.out, names.packageName);

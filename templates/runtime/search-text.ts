@@ -46,8 +46,15 @@ export function withoutValues(query: string): string {
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const token of text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^A-Za-z0-9]+/)) {
+  // eslint-disable-next-line no-control-regex
+  const plain = /[^\x00-\x7f]/.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text;
+  for (const token of plain.split(/[^A-Za-z0-9]+/)) {
     if (!token) continue;
+    // Most tokens are one lower-case word; only tokens with an inner capital are split.
+    if (!/[A-Z]/.test(token.slice(1))) {
+      out.push(token.toLowerCase());
+      continue;
+    }
     const parts = token
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
       .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, '$1 $2')
@@ -64,13 +71,22 @@ const MAX_COMPOUND_PARTS = 3;
 /** The search terms of `text`, in order (repeats kept: callers decide whether a repeat counts). */
 export function analyze(text: string): string[] {
   const terms: string[] = [];
-  for (const word of phraseWords(words(text))) terms.push(...wordTerms(word));
+  for (const word of phraseWords(words(text))) {
+    if (isStopWord(word)) continue;
+    const spelled = ABBREVIATIONS[word];
+    if (spelled === undefined) terms.push(stemWord(word));
+    else for (const w of spelled.split(' ')) terms.push(stemWord(w));
+  }
   return terms;
+}
+
+function isStopWord(word: string): boolean {
+  return word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word);
 }
 
 /** One word's terms: none for a stop word or a number, several for an abbreviation spelled out. */
 export function wordTerms(word: string): string[] {
-  if (word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word)) return [];
+  if (isStopWord(word)) return [];
   const spelled = ABBREVIATIONS[word];
   return (spelled ? spelled.split(' ') : [word]).map(stemWord);
 }
@@ -83,11 +99,17 @@ const STEMMED_PHRASES = new Map(
   }),
 );
 
+const PHRASE_STARTS = new Set([...STEMMED_PHRASES.keys()].map((phrase) => phrase.split(' ')[0]!));
+
 /** Words with each phrasal verb of PHRASES replaced by the word it means ("call off" → cancel). */
 export function phraseWords(list: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < list.length; i++) {
     const first = stemWord(list[i]!);
+    if (!PHRASE_STARTS.has(first)) {
+      out.push(list[i]!);
+      continue;
+    }
     const three = i + 2 < list.length ? STEMMED_PHRASES.get(`${first} ${list[i + 1]} ${list[i + 2]}`) : undefined;
     const two = i + 1 < list.length ? STEMMED_PHRASES.get(`${first} ${list[i + 1]}`) : undefined;
     if (three !== undefined) {

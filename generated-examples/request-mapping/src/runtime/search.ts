@@ -35,7 +35,7 @@ export type SearchField = keyof typeof FIELD_BOOSTS;
 const FIELDS = Object.keys(FIELD_BOOSTS) as SearchField[];
 
 /** How much a synonym counts against the word the request used; more when the word itself is unknown to the API. */
-const SYNONYM_WEIGHT = 0.45;
+const SYNONYM_WEIGHT = 0.6;
 const SYNONYM_WEIGHT_UNKNOWN_WORD = 0.8;
 const HINT_WEIGHT = 0.25;
 
@@ -262,8 +262,10 @@ export class OperationSearch {
   private rank(query: string, concepts: readonly Concept[], limit: number, filter: ((doc: number) => boolean) | undefined, loose: boolean): SearchHit[] {
     const candidates = new Map<number, Candidate>();
     const counted = concepts.filter((c) => !c.hint).length;
+    // In a question a verb is mostly a state ("which PRs are open?"): it weighs as any other word.
+    const verbWeight = isQuestion(query, concepts) ? 1 : ACTION_WEIGHT;
     for (const concept of concepts) {
-      const base = concept.hint ? HINT_WEIGHT : concept.action ? ACTION_WEIGHT : 1;
+      const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
       const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose, filter);
       const viaSynonym = concept.synonyms.size === 0 ? new Map<number, Scored>() : this.scores([...concept.synonyms.keys()], scaled(concept.synonyms, base), false, filter, SYNONYM_FIELDS);
       const best = new Map(direct);
@@ -284,7 +286,8 @@ export class OperationSearch {
       }
     }
     const prior = this.intentPrior(query, concepts);
-    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc), matched: c.matched }));
+    const specific = namesOne(query);
+    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity(c.doc) * (specific ? this.itemPreference(c.doc) : 1), matched: c.matched }));
     ranked.sort(byScore);
     return ranked
       .slice(0, RERANKED)
@@ -321,7 +324,7 @@ export class OperationSearch {
   private intentPrior(query: string, concepts: readonly Concept[]): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
     // In a question, a write word is mostly a state ("which PRs are open?").
-    const question = /\?\s*$/.test(query) || concepts.some((c) => c.hint && READ_TERMS.has(c.term));
+    const question = isQuestion(query, concepts);
     if (!question && said(WRITE_TERMS)) return () => 1;
     const plural = words(withoutValues(query)).some(isPlural);
     if (!question && !plural && !said(READ_TERMS)) return () => 1;
@@ -330,6 +333,17 @@ export class OperationSearch {
       if (op.method !== 'GET') return 1;
       return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
     };
+  }
+
+  /** An operation on one item (a path template in its path) for a request that names one ("close issue 42"). */
+  private itemPreference(doc: number): number {
+    return this.file.operations[doc]!.path.includes('{') ? ITEM_PREFERENCE : 1;
+  }
+
+  /** Of operations that match alike, the one on the shorter path is the general one ("list droplets", not "list a droplet's neighbors"). */
+  private simplicity(doc: number): number {
+    const segments = this.file.operations[doc]!.path.split('/').filter((s) => s && !s.startsWith('{')).length;
+    return 1 / (1 + SEGMENT_PENALTY * Math.max(0, segments - 1));
   }
 
   /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
@@ -364,10 +378,25 @@ function scaled(weights: ReadonlyMap<string, number>, factor: number): Map<strin
 const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
 const RERANKED = 50;
 const READ_PREFERENCE = 1.25;
+const SEGMENT_PENALTY = 0.05;
+const ITEM_PREFERENCE = 1.15;
+
+/**
+ * Whether a request names one item: a bare number ("issue 42", not "$25", "20%" or "50Gi") or an
+ * identifier that joins letters and digits (`cus_9`, `api-7f9c`).
+ */
+function namesOne(query: string): boolean {
+  return /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(query) || /\b(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[_-])[\w-]+\b/i.test(query);
+}
 const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
 const READ_TERMS = new Set(['list', 'get'].map(stemWord));
+
+/** A request that asks rather than tells: it ends with "?" or opens with a question word (HINT_WORDS). */
+function isQuestion(query: string, concepts: readonly Concept[]): boolean {
+  return /\?\s*$/.test(query) || concepts.some((c) => c.hint && READ_TERMS.has(c.term));
+}
 
 /** "pods", "branches", "policies": a word whose stem drops a plural ending (not "status", "access", "analysis"). */
 function isPlural(word: string): boolean {
@@ -383,6 +412,7 @@ function byScore(a: SearchHit, b: SearchHit): number {
 const SYNONYM_COVERAGE = 0.5;
 /** A word matched at this share of its best score over all operations counts as fully covered. */
 const FULL_COVERAGE_SHARE = 0.5;
+const COVERAGE_EXPONENT = 2;
 
 /**
  * The share of the request's words an operation matched, squared: an operation that matches "close" and
@@ -391,7 +421,7 @@ const FULL_COVERAGE_SHARE = 0.5;
 function coverage(covered: number, words: number): number {
   if (words <= 0) return 1;
   const share = covered / words;
-  return share * share;
+  return share ** COVERAGE_EXPONENT;
 }
 
 function distinctDocuments(fields: AsPlainObject['index'][number][1]): number {
