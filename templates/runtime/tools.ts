@@ -42,6 +42,11 @@ export class ToolRegistry {
     return index < 0 ? undefined : this.tools.at(index);
   }
 
+  /** -1 when there is no tool of that name. */
+  indexOf(name: string): number {
+    return this.tools.indexOf(name);
+  }
+
   at(index: number): CatalogTool {
     return this.tools.at(index);
   }
