@@ -134,7 +134,7 @@ class Lowering {
     if (at.depth >= depthCap && isStructured(node)) {
       this.fired.add(this.rules.maxDepth !== undefined && at.depth >= this.rules.maxDepth ? 'max-depth' : 'inline-refs');
       notes.push(`nested too deep to show: ${summary(node)}`);
-      return this.freeForm(at, notes, node['description']);
+      return this.freeForm(at, notes, node['description'], node);
     }
     const out: JsonSchema = {};
     for (const [key, value] of Object.entries(node)) {
