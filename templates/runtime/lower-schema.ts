@@ -222,18 +222,30 @@ class Lowering {
     if (nonNull.length === 1) return nonNull[0]!;
     const shapes = nonNull.map(summary);
     if (nonNull.every(isObjectLike)) {
-      notes.push(`one of these shapes: ${shapes.join(' | ')}`);
+      notes.push(`one of these shapes (* required): ${shapes.join(' | ')}`);
       const required = nonNull.map((b) => asStrings(b['required'])).reduce((acc, r) => acc.filter((name) => r.includes(name)));
-      const properties: Record<string, unknown> = {};
-      for (const b of nonNull) for (const [k, v] of Object.entries(asSchema(b['properties']))) properties[k] ??= v;
+      const byName = new Map<string, JsonSchema[]>();
+      for (const b of nonNull) for (const [k, v] of Object.entries(asSchema(b['properties']))) byName.set(k, [...(byName.get(k) ?? []), asSchema(v)]);
+      const properties = Object.fromEntries([...byName].map(([k, schemas]) => [k, this.mergedProperty(schemas)]));
       return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
     }
-    const types = new Set(nonNull.map((b) => b['type']));
-    if (types.size === 1 && typeof nonNull[0]!['type'] === 'string' && nonNull.every((b) => Array.isArray(b['enum']))) {
-      return { type: nonNull[0]!['type'], enum: [...new Set(nonNull.flatMap((b) => b['enum'] as unknown[]))] };
+    const values = nonNull.map(allowedValues);
+    const types = new Set(nonNull.map((b) => b['type'] ?? (values[0] ? jsonType(values[0][0]) : undefined)));
+    if (types.size === 1 && values.every((v) => v !== undefined)) {
+      const type = [...types][0];
+      return { ...(typeof type === 'string' ? { type } : {}), enum: [...new Set(values.flat())] };
     }
     notes.push(`also accepts: ${shapes.slice(1).join(' | ')}`);
     return nonNull[0]!;
+  }
+
+  /** One property that several merged branches declare: the same schema, or their alternatives merged. */
+  private mergedProperty(schemas: JsonSchema[]): JsonSchema {
+    const first = JSON.stringify(schemas[0]);
+    if (schemas.every((s) => JSON.stringify(s) === first)) return schemas[0]!;
+    const notes: string[] = [];
+    const merged = this.mergedAlternatives(schemas, notes);
+    return notes.length > 0 ? { ...merged, description: joinNotes(merged['description'] as string | undefined, notes) } : merged;
   }
 
   private dropsKeyword(key: string): boolean {
@@ -427,7 +439,14 @@ function mergeAll(into: JsonSchema, branch: JsonSchema): JsonSchema {
   return out;
 }
 
+/** The values a `const` or `enum` allows; undefined for any other schema. */
+function allowedValues(node: JsonSchema): unknown[] | undefined {
+  if ('const' in node) return [node['const']];
+  return Array.isArray(node['enum']) ? (node['enum'] as unknown[]) : undefined;
+}
+
 function inferredType(node: JsonSchema): string {
+  if ('const' in node) return jsonType(node['const']);
   if (node['properties'] !== undefined || node['additionalProperties'] !== undefined) return 'object';
   if (node['items'] !== undefined) return 'array';
   if (Array.isArray(node['enum']) && node['enum'].length > 0) return jsonType(node['enum'][0]);
@@ -451,7 +470,13 @@ export function summary(node: JsonSchema): string {
   if (typeof node['$ref'] === 'string') return defName(node['$ref']) ?? 'object';
   const type = Array.isArray(node['type']) ? (node['type'] as string[]).join('/') : (node['type'] as string | undefined);
   if (isObjectLike(node) || type === 'object') {
-    const keys = Object.keys(asSchema(node['properties']));
+    const properties = asSchema(node['properties']);
+    const required = asStrings(node['required']);
+    // `*` marks a required key; a key with one allowed value shows it (a discriminator, usually).
+    const keys = Object.keys(properties).map((k) => {
+      const only = allowedValues(asSchema(properties[k]));
+      return `${k}${only?.length === 1 ? `=${compact(only[0])}` : ''}${required.includes(k) ? '*' : ''}`;
+    });
     return keys.length === 0 ? 'object' : `object {${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}}`;
   }
   if (type === 'array') return `array of ${summary(asSchema(node['items']))}`;

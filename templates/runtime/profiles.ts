@@ -74,7 +74,7 @@ const OPENAI_STRICT_MAX_DEPTH = 10;
 
 const VSCODE_DROPPED = new Set(['$dynamicRef', '$dynamicAnchor', 'unevaluatedProperties', 'unevaluatedItems']);
 
-const CURSOR_RULES: LoweringRules = { ...NO_RULES, inlineRefs: true, unions: 'all', typeArrays: 'single' };
+const CURSOR_RULES: LoweringRules = { ...NO_RULES, unions: 'all', typeArrays: 'single' };
 const GEMINI_RULES: LoweringRules = {
   ...NO_RULES,
   inlineRefs: true,

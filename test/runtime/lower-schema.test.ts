@@ -47,7 +47,7 @@ describe('lowering rules', () => {
     const { schema: out, fired } = lowerSchema(schema, { ...NONE, unions: 'all' });
     expect(fired).toEqual(['merge-unions']);
     const p = out['properties'] as any;
-    expect(p.target).toEqual({ type: 'object', properties: { id: { type: 'integer' }, kind: { type: 'string' }, name: { type: 'string' } }, description: '(one of these shapes: object {id, kind} | object {name})' });
+    expect(p.target).toEqual({ type: 'object', properties: { id: { type: 'integer' }, kind: { type: 'string' }, name: { type: 'string' } }, description: '(one of these shapes (* required): object {id*, kind*} | object {name*})' });
     expect(p.expand).toEqual({ type: 'string', maxLength: 5, description: '(may be null; also accepts: integer)' });
     expect(p.both).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a', 'b'] });
   });
@@ -146,7 +146,7 @@ describe('lowering rules', () => {
     }
     expect(levels).toBe(11);
     expect(node.type).toBe('string');
-    expect(node.description).toMatch(/^\(a JSON object, written as JSON text; nested too deep to show: object \{next\}\)$/);
+    expect(node.description).toMatch(/^\(a JSON object, written as JSON text; nested too deep to show: object \{next\*\}\)$/);
   });
 
   it('is deterministic and leaves the input alone', () => {
