@@ -9,12 +9,12 @@
 import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
-import { META_TOOL_NAMES, metaInstructions } from './meta-definitions.js';
+import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import type { ListedTool } from './listing.js';
 import { serializedTools, type SerializedListing } from './listing-bytes.js';
 import { decodeArguments } from './decode-arguments.js';
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
-import { profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
+import { PROFILES, profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
 import type { SearchIndex } from './search.js';
 
 /** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
@@ -46,7 +46,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
     if (!listing) listings.set(profile.name, (listing = profileListing(deps, options, profile)));
     return listing;
   };
-  const instructions = options.mode === 'all' ? catalog.server.instructions : `${catalog.server.instructions}\n\n${metaInstructions(options.mode)}`;
+  const instructions = instructionsFor(catalog.server.instructions, options.mode, deps.registry.size);
   // Unless one profile is forced, what tools/list shows depends on the client that asks.
   const listScope = choice.forced ? 'public' : 'private';
   return () => {
@@ -85,6 +85,19 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
     return server;
   };
 }
+
+/**
+ * Instructions are the same for every client (the SDK answers discover and initialize before any request says
+ * who asks). In mode all, a client whose host caps tools below the API's count is listed the hybrid tools
+ * instead (profile-listing.ts), so the instructions say how to use them when they are there.
+ */
+function instructionsFor(base: string, mode: ToolMode, tools: number): string {
+  if (mode !== 'all') return `${base}\n\n${metaInstructions(mode)}`;
+  if (tools <= SMALLEST_TOOL_CAP) return base;
+  return `${base}\n\nIf ${SEARCH_TOOL} is among your tools: ${metaInstructions('hybrid')}`;
+}
+
+const SMALLEST_TOOL_CAP = Math.min(...Object.values(PROFILES).map((p) => p.maxTools));
 
 /**
  * The client's name: from the request's `_meta` envelope (2026-07-28), else from the `initialize` this

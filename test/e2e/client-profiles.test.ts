@@ -4,7 +4,8 @@
  * 2025-11-25 over stdio), and a call made with arguments valid for the lowered schema reaches the upstream as
  * the exact request. Unknown clients keep the full schemas.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAllTools, type ListedTool } from '../../templates/runtime/listing.js';
@@ -169,6 +170,39 @@ describe('OpenAI strict mode, named through MCP_CLIENT_PROFILES', () => {
       expect(upstream.requests[0]!.url).toBe('/shapes?limit=5');
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('tool caps', () => {
+  it('a client whose host takes fewer tools than mode all lists gets the hybrid listing; others get every tool', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'otm-cap-'));
+    const paths = Object.fromEntries(Array.from({ length: 45 }, (_, i) => [`/things${i}`, { get: { operationId: `getThings${i}`, summary: `Get things ${i}`, responses: { '200': { description: 'ok' } } } }]));
+    const spec = join(dir, 'many.json');
+    writeFileSync(spec, JSON.stringify({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, servers: [{ url: 'https://many.example.com' }], paths }));
+    const many = await generateAndBuild(spec, { toolMode: 'all' });
+    try {
+      const cursor = await connectModernStdio(many.entry, env, 'cursor-vscode');
+      try {
+        const { tools } = await cursor.listTools();
+        expect(tools.length).toBeLessThanOrEqual(40);
+        expect(tools.slice(-3).map((t) => t.name)).toEqual(['search_operations', 'describe_operation', 'call_operation']);
+        expect(cursor.getInstructions()).toContain('If search_operations is among your tools');
+        const called = (await cursor.callTool({ name: 'call_operation', arguments: { name: 'getThings44' } })) as CallResult;
+        expect(called.isError).toBeFalsy();
+        expect(upstream.requests.map((r) => r.url)).toEqual(['/things44']);
+      } finally {
+        await cursor.close();
+      }
+      const unknown = await connectModernStdio(many.entry, env);
+      try {
+        expect((await unknown.listTools()).tools).toHaveLength(45);
+      } finally {
+        await unknown.close();
+      }
+    } finally {
+      many.cleanup();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
