@@ -165,6 +165,10 @@ describe('OpenAI strict mode, named through MCP_CLIENT_PROFILES', () => {
       const args = { body: { geometry: { kind: 'square', side: 2, radius: null }, label: 'box', homepage: null, metadata: '{"color":"red"}', parent: null } };
       expectCreated((await client.callTool({ name: 'createShape', arguments: args })) as CallResult, square);
       upstream.requests.length = 0;
+      const notJson = (await client.callTool({ name: 'createShape', arguments: { body: { ...args.body, metadata: 'color: red' } } })) as CallResult;
+      expect(notJson.isError).toBe(true);
+      expect(notJson.content[0]!.text).toContain('"body.metadata" is text that does not parse as JSON');
+      expect(upstream.requests).toHaveLength(0);
       const list = (await client.callTool({ name: 'listShapes', arguments: { limit: 5, since: null, kind: null } })) as CallResult;
       expect(list.isError).toBeFalsy();
       expect(upstream.requests[0]!.url).toBe('/shapes?limit=5');

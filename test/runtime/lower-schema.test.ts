@@ -96,6 +96,13 @@ describe('lowering rules', () => {
     expect((out['properties'] as any).url).toEqual({ type: 'string', description: 'Where. (minLength: 3; default "x"; e.g. "https://a.example"; format: uri)' });
   });
 
+  it('format-subset: a dropped uuid or date format stays as a pattern where the host takes patterns', () => {
+    const schema = root({ id: { type: 'string', format: 'uuid' }, day: { type: 'string', format: 'date', pattern: '^2' } });
+    const p = lowerSchema(schema, PROFILES.gemini.rules!).schema['properties'] as any;
+    expect(p.id).toEqual({ type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: '(format: uuid)' });
+    expect(p.day).toEqual({ type: 'string', pattern: '^2', description: '(format: date)' });
+  });
+
   it('droppedKeywords: only the named keywords go', () => {
     const schema = root({ a: { type: 'object', unevaluatedProperties: false, $dynamicRef: '#meta', properties: {} } });
     const { schema: out } = lowerSchema(schema, { ...NONE, droppedKeywords: new Set(['$dynamicRef', 'unevaluatedProperties']) });

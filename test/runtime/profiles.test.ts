@@ -1,6 +1,6 @@
 /** Which profile a client gets (profiles.ts), and how strict-mode arguments map back (decode-arguments.ts). */
 import { describe, expect, it } from 'vitest';
-import { decodeArguments } from '../../templates/runtime/decode-arguments.js';
+import { decodeArguments, unparsedHint } from '../../templates/runtime/decode-arguments.js';
 import { lowerSchema } from '../../templates/runtime/lower-schema.js';
 import { profileMode } from '../../templates/runtime/profile-listing.js';
 import { PROFILES, profileFor, readProfileChoice } from '../../templates/runtime/profiles.js';
@@ -57,11 +57,15 @@ describe('strict-mode arguments, decoded for the full schema', () => {
 
   it('null for an optional property means absent; JSON text becomes the value', () => {
     const args = { name: 'a', note: null, labels: '{"env":"prod"}', items: [{ id: 1, extra: '[1,2]' }, { id: 2, extra: null }] };
-    expect(decodeArguments(args, decoding)).toEqual({ name: 'a', labels: { env: 'prod' }, items: [{ id: 1, extra: [1, 2] }, { id: 2 }] });
+    expect(decodeArguments(args, decoding)).toEqual({ args: { name: 'a', labels: { env: 'prod' }, items: [{ id: 1, extra: [1, 2] }, { id: 2 }] }, unparsed: [] });
     expect(args.note).toBeNull();
   });
 
-  it('leaves a required null, and text that is not JSON, for validation to report', () => {
-    expect(decodeArguments({ name: null, labels: 'not json' }, decoding)).toEqual({ name: null, labels: 'not json' });
+  it('leaves a required null, and text that is not JSON, for validation to report, naming where the text was', () => {
+    expect(decodeArguments({ name: null, labels: 'not json', items: [{ id: 1, extra: '{' }] }, decoding)).toEqual({
+      args: { name: null, labels: 'not json', items: [{ id: 1, extra: '{' }] },
+      unparsed: ['labels', 'items.0.extra'],
+    });
+    expect(unparsedHint(['labels'])).toBe('"labels" is text that does not parse as JSON: write the value as JSON text, e.g. {"key": "value"}');
   });
 });
