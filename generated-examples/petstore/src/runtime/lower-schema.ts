@@ -83,6 +83,11 @@ const MAX_INLINE_DEPTH = 12;
 const NOTE_VALUE_CHARS = 120;
 
 const COMBINATORS = ['allOf', 'anyOf', 'oneOf'] as const;
+/** Formats a pattern can stand for (a date pattern lets 02-30 through: the full schema still refuses it, by name). */
+const FORMAT_PATTERNS: Readonly<Record<string, string>> = {
+  uuid: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  date: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
+};
 /** Keywords holding one subschema, or a map or list of them, that are not handled one by one below. */
 const SUBSCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties'];
 const SUBSCHEMA_MAP_KEYWORDS = ['patternProperties', 'dependentSchemas'];
@@ -311,12 +316,15 @@ class Lowering {
     if (out['type'] === undefined && nonNull.length > 0) out['type'] = jsonType(nonNull[0]);
   }
 
+  /** A format the host does not take is said in words, and where a pattern says the same, kept as that pattern. */
   private format(out: JsonSchema, notes: string[]): void {
     const format = out['format'];
     if (typeof format !== 'string' || !this.rules.formats || this.rules.formats.has(format)) return;
     delete out['format'];
     notes.push(`format: ${format}`);
     this.fired.add('format-subset');
+    const pattern = FORMAT_PATTERNS[format];
+    if (pattern && out['pattern'] === undefined && !this.dropsKeyword('pattern')) out['pattern'] = pattern;
   }
 
   private children(out: JsonSchema, at: At, notes: string[]): void {

@@ -12,7 +12,7 @@ import type { CallDeps } from './call-tool.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import type { ListedTool } from './listing.js';
 import { serializedTools, type SerializedListing } from './listing-bytes.js';
-import { decodeArguments } from './decode-arguments.js';
+import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
 import { PROFILES, profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
 import type { SearchIndex } from './search.js';
@@ -63,14 +63,16 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
       const listing = listingOf(profileOf(ctx));
-      const args = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
+      const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       // The caller's HTTP headers, for per-caller upstream credentials (undefined over stdio).
       const callerHeaders = ctx.http?.req?.headers;
       const { callTool, errorResult, handleMetaTool } = await loadCallPath();
       const meta = listing.metaByName.get(name);
+      const tool = meta ? undefined : deps.registry.get(name);
+      // JSON text that did not parse: the refusal says so (callTool would only say the value is not an object).
+      const invalid = meta ? deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args) : unparsed.length > 0 && tool ? deps.registry.validate(tool, args) : undefined;
+      if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`) as never;
       if (meta) {
-        const invalid = deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args);
-        if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`) as never;
         return (await handleMetaTool(name, args, {
           registry: deps.registry,
           searchIndex: options.searchIndex,
@@ -78,7 +80,6 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         })) as never;
       }
       // Operations not listed in this mode stay callable by name: listing is about the model's context.
-      const tool = deps.registry.get(name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
       return (await callTool(deps, tool, args, ctx.mcpReq.signal, callerHeaders)) as never;
     });
@@ -116,7 +117,7 @@ interface ProfileListing {
   /** The meta-tools this listing shows, as listed in full (calls are validated against these). */
   metaByName: ReadonlyMap<string, ListedTool>;
   /** Arguments made for the lowered schema of tool `name`, as the full schema takes them. */
-  decoded: (name: string, args: Record<string, unknown>) => Record<string, unknown>;
+  decoded: (name: string, args: Record<string, unknown>) => DecodedArguments;
 }
 
 function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientProfile): ProfileListing {
@@ -132,7 +133,7 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
     const pageTools = serializedListing
       ? (slice: PageEntry[]) => serializedTools(Buffer.concat(joinedBy(COMMA, slice.map((entry) => entryBytes(entry, serializedListing, names, listed)))))
       : (slice: PageEntry[]) => slice.map(listed);
-    return { pages: paginate(entries, options.pageSize, pageTools), metaByName, decoded: (_name, args) => args };
+    return { pages: paginate(entries, options.pageSize, pageTools), metaByName, decoded: (_name, args) => ({ args, unparsed: [] }) };
   }
   const lowered = new Map<string, LoweredTool>();
   const loweredOf = (tool: ListedTool) => {
@@ -150,10 +151,9 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
     pages: paginate(entries, options.pageSize, (slice) => slice.map((entry) => loweredOf(listed(entry)).tool)),
     metaByName,
     decoded: (name, args) => {
-      if (!profile.rules?.strictObjects) return args;
-      const tool = listedByName(name);
+      const tool = profile.rules?.strictObjects ? listedByName(name) : undefined;
       const decoding = tool && loweredOf(tool).lowering?.decoding;
-      return decoding ? decodeArguments(args, decoding) : args;
+      return decoding ? decodeArguments(args, decoding) : { args, unparsed: [] };
     },
   };
 }
