@@ -171,9 +171,14 @@ class Lowering {
 
   /** The node with its `$ref` replaced by the target (siblings win), or undefined when it must be free-form. */
   private resolved(node: JsonSchema, at: At, notes: string[]): JsonSchema | undefined {
-    const ref = node['$ref'];
-    if (typeof ref !== 'string' || !this.rules.inlineRefs) return node;
+    if (typeof node['$ref'] !== 'string' || !this.rules.inlineRefs) return node;
     this.fired.add('inline-refs');
+    return this.inlined(node, at, notes);
+  }
+
+  /** A `$ref`'s target with the referring node's other keywords over it; undefined for an unknown or too deep a recursive one. */
+  private inlined(node: JsonSchema, at: At, notes: string[]): JsonSchema | undefined {
+    const ref = node['$ref'] as string;
     const name = defName(ref);
     const target = name === undefined ? undefined : this.defs[name];
     if (name === undefined || target === undefined) {
@@ -185,10 +190,9 @@ class Lowering {
       return undefined;
     }
     at.refs = [...at.refs, name];
-    const { $ref: _ref, ...siblings } = node;
-    const merged = { ...asSchema(target), ...siblings };
+    const merged = { ...asSchema(target), ...omit(node, ['$ref']) };
     // A target that is itself a $ref (an alias) resolves in turn.
-    return this.resolved(merged, at, notes);
+    return typeof merged['$ref'] === 'string' ? this.inlined(merged, at, notes) : merged;
   }
 
   private withoutUnions(node: JsonSchema, at: At, notes: string[]): JsonSchema {
@@ -205,18 +209,10 @@ class Lowering {
     return this.withoutUnions(merged, at, notes);
   }
 
+  /** A union branch to merge: its `$ref` is followed whatever the profile (merging needs the branch's keywords). */
   private resolvedBranch(branch: unknown, at: At, notes: string[]): JsonSchema {
     const schema = asSchema(branch);
-    const ref = schema['$ref'];
-    if (typeof ref !== 'string') return schema;
-    const name = defName(ref);
-    const target = name === undefined ? undefined : this.defs[name];
-    if (!target || at.refs.filter((r) => r === name).length > RECURSION_COPIES) {
-      notes.push(`schema ${ref} not shown`);
-      return {};
-    }
-    at.refs = [...at.refs, name!];
-    return this.resolvedBranch({ ...asSchema(target), ...omit(schema, ['$ref']) }, at, notes);
+    return typeof schema['$ref'] === 'string' ? (this.inlined(schema, at, notes) ?? {}) : schema;
   }
 
   /** One schema standing for alternatives: objects merge (only what all require stays required), else the first. */
