@@ -6,7 +6,7 @@
 import type { Catalog, ToolMode } from './catalog.js';
 import type { ListedTool, ModeListing } from './listing.js';
 import { assembleInputSchema, listedTool, modeListing } from './listing.js';
-import { lowerSchema, type LoweredSchema, type RuleId } from './lower-schema.js';
+import { lowerSchema, RULE_ORDER, type LoweredSchema, type RuleId } from './lower-schema.js';
 import type { ClientProfile } from './profiles.js';
 
 export interface LoweredTool {
@@ -55,12 +55,13 @@ export interface ProfileLoweringReport {
 }
 
 export function loweringReport(profile: ClientProfile, mode: ToolMode, tools: readonly LoweredTool[]): ProfileLoweringReport {
-  const rules: Partial<Record<RuleId, number>> = {};
+  const counts = new Map<RuleId, number>();
   let lowered = 0;
   for (const { lowering } of tools) {
     if (!lowering) continue;
     lowered++;
-    for (const rule of lowering.fired) rules[rule] = (rules[rule] ?? 0) + 1;
+    for (const rule of lowering.fired) counts.set(rule, (counts.get(rule) ?? 0) + 1);
   }
+  const rules = Object.fromEntries(RULE_ORDER.filter((r) => counts.has(r)).map((r) => [r, counts.get(r)!])) as Partial<Record<RuleId, number>>;
   return { profile: profile.name, tools: tools.length, lowered, rules, mode, maxTools: profile.maxTools };
 }

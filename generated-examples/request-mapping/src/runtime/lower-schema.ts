@@ -105,7 +105,8 @@ export function lowerSchema(schema: JsonSchema, rules: LoweringRules): LoweredSc
   return { schema: root, fired: RULE_ORDER.filter((r) => run.fired.has(r)), decoding: run.decoding };
 }
 
-const RULE_ORDER: RuleId[] = [
+/** The order rules are reported in (roughly the order lowering applies them). */
+export const RULE_ORDER: readonly RuleId[] = [
   'inline-refs', 'merge-unions', 'merge-root-unions', 'single-types', 'typed-nodes', 'string-enums', 'const-as-enum', 'keyword-subset',
   'format-subset', 'object-properties', 'array-items', 'drop-additional-properties', 'strict-objects', 'free-form-as-json-text', 'max-depth',
 ];
