@@ -7,6 +7,8 @@ import { OptionsError } from './options.js';
 import type { GenerateResult } from './pipeline.js';
 import { generatorVersion } from './util/package-root.js';
 import { formatPreview, formatRegeneration } from './diff/format.js';
+import { formatProfileReports } from './report/profiles.js';
+import { PROFILE_NAMES } from '../templates/runtime/profiles.js';
 
 // yargs and the pipeline are imported when needed (`--version` needs neither to be fast); a generation
 // starts the helper thread first, so it loads its modules while this thread loads the rest (process.exit
@@ -33,6 +35,7 @@ async function run(argv: string[]): Promise<number> {
     .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; print the tool-surface diff and the files that would change' })
     .option('output-schemas', { type: 'boolean', default: true, describe: 'declare output schemas (lenient outlines of each success response); --no-output-schemas omits them' })
     .option('caller-credentials', { type: 'string', describe: 'per-caller upstream credentials over HTTP: off (default), headers (X-Upstream-<Scheme>), or scheme=Header,…' })
+    .option('client-profile', { choices: PROFILE_NAMES, describe: "also print on stdout the tools/list a client of this profile gets (JSON), for inspection" })
     .version(generatorVersion())
     .strict()
     .help()
@@ -54,8 +57,11 @@ async function run(argv: string[]): Promise<number> {
     ...(args['core-tag'] ? { coreTags: args['core-tag'].map(String) } : {}),
     ...(args.config !== undefined ? { config: args.config } : {}),
     ...(args['caller-credentials'] !== undefined ? { callerCredentials: args['caller-credentials'] } : {}),
+    ...(args['client-profile'] !== undefined ? { clientProfile: args['client-profile'] } : {}),
     write: !args.check && !args['dry-run'],
   });
+  // stdout carries nothing else: `--client-profile cursor --dry-run > cursor.json` gives the listing alone.
+  if (result.profileListing) process.stdout.write(result.profileListing);
   if (args.check || args['dry-run']) {
     const lines = [...formatDiagnostics(result.diagnostics.filter((d) => d.severity !== 'info')), ...formatPreview(result.regeneration, result.outDir, args.check ? 'check' : 'dry-run')];
     process.stderr.write(`${lines.join('\n')}\n`);
@@ -85,6 +91,7 @@ function printSummary(result: GenerateResult): void {
   const tooLong = surface.namesOverHostLimits;
   for (const { name, hosts } of tooLong.slice(0, 10)) out.push(`  warning: tool name ${name} (${name.length} characters) is too long under "${surface.serverKey}" for ${hosts.join(', ')}`);
   if (tooLong.length > 10) out.push(`  warning: … and ${tooLong.length - 10} more tool names too long under "${surface.serverKey}"`);
+  out.push('  client profiles (schemas lowered for the hosts that need it; unknown clients get them in full):', ...formatProfileReports(s.profiles, s.toolMode.mode));
   out.push(`  next: cd ${result.outDir} && npm install && npm start`);
   process.stderr.write(`${out.join('\n')}\n`);
 }

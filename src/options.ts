@@ -1,6 +1,7 @@
 /** User options → fully defaulted options, resolved once. The CLI and the programmatic API both go through here. */
 import { CallerCredentialsError, parseCallerCredentials } from '../templates/runtime/caller-credentials.js';
 import type { CallerCredentialsConfig, ToolMode } from '../templates/runtime/catalog.js';
+import { isProfileName, PROFILE_NAMES, type ProfileName } from '../templates/runtime/profiles.js';
 
 export interface UserOptions {
   /** Spec file path or http(s) URL. */
@@ -33,6 +34,8 @@ export interface UserOptions {
    * `X-Upstream-<Scheme>`), or `scheme=Header,…`; MCP_CALLER_CREDENTIALS overrides it at run time.
    */
   callerCredentials?: string | CallerCredentialsConfig;
+  /** Also return this client profile's tools/list (`profileListing`), for inspection. */
+  clientProfile?: string;
 }
 
 export interface ResolvedOptions {
@@ -49,6 +52,7 @@ export interface ResolvedOptions {
   coreTags: string[];
   config?: string;
   callerCredentials: CallerCredentialsConfig;
+  clientProfile?: ProfileName;
 }
 
 export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true, core: [], coreTags: [], callerCredentials: { mode: 'off' } };
@@ -60,6 +64,7 @@ export function resolveOptions(user: UserOptions): ResolvedOptions {
   if (user.baseUrl !== undefined && !/^https?:\/\/[^/]/i.test(user.baseUrl)) problems.push(`--base-url must be an absolute http(s) URL, got ${user.baseUrl}`);
   if (user.name !== undefined && !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(user.name)) problems.push(`--name must be a valid npm package name, got ${user.name}`);
   if (user.toolMode !== undefined && !TOOL_MODES.includes(user.toolMode)) problems.push(`--tool-mode must be one of ${TOOL_MODES.join(', ')}, got ${String(user.toolMode)}`);
+  if (user.clientProfile !== undefined && !isProfileName(user.clientProfile)) problems.push(`--client-profile must be one of ${PROFILE_NAMES.join(', ')}, got ${user.clientProfile}`);
   const callerCredentials = callerCredentialsOption(user.callerCredentials, problems);
   if (problems.length > 0) throw new OptionsError(problems);
   return {
@@ -76,6 +81,7 @@ export function resolveOptions(user: UserOptions): ResolvedOptions {
     core: user.core ?? DEFAULT_OPTIONS.core,
     coreTags: user.coreTags ?? DEFAULT_OPTIONS.coreTags,
     callerCredentials,
+    ...(user.clientProfile !== undefined ? { clientProfile: user.clientProfile as ProfileName } : {}),
   };
 }
 

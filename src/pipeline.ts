@@ -18,6 +18,8 @@ import { projectNames } from './emit/project-name.js';
 import { generatorVersion } from './util/package-root.js';
 import { writeProject } from './write/write-files.js';
 import { surfaceReport, type SurfaceReport } from './report/surface.js';
+import { profileListingJson, profileReports } from './report/profiles.js';
+import type { ProfileLoweringReport } from '../templates/runtime/profile-listing.js';
 import { applyConfig } from './config/apply.js';
 import { expectedOutDir, loadProjectConfig } from './config/load.js';
 import { compareWithOutput, type Regeneration } from './diff/index.js';
@@ -34,6 +36,8 @@ export interface GenerateSummary {
   /** The tool mode of the generated server, and why (see src/emit/tool-modes.ts). */
   toolMode: ToolModeChoice;
   surface: SurfaceReport;
+  /** Per client profile: what its clients are listed, how many tools needed lowering and which rules fired. */
+  profiles: ProfileLoweringReport[];
 }
 
 export interface GenerateResult {
@@ -48,6 +52,8 @@ export interface GenerateResult {
   regeneration: Regeneration;
   /** The config file applied, if any. */
   configFile?: string;
+  /** With `clientProfile`: that profile's tools/list, as JSON text (`{ profile, mode, tools }`). */
+  profileListing?: string;
 }
 
 /** Generates the project in memory; `write: false` skips writing (tests, dry runs). */
@@ -119,9 +125,11 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
       warnings: diags.all.filter((d) => d.severity === 'warning').length,
       toolMode: planned.toolMode,
       surface: surfaceReported,
+      profiles: profileReports(planned.catalog),
     },
     regeneration,
     ...(config ? { configFile: config.path } : {}),
+    ...(options.clientProfile ? { profileListing: profileListingJson(planned.catalog, options.clientProfile) } : {}),
   };
 }
 

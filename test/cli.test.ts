@@ -57,6 +57,19 @@ describe.skipIf(!existsSync(CLI))('openapi-to-mcp CLI', () => {
     expect(existsSync(join(work, 'y'))).toBe(false);
   });
 
+  it('--client-profile prints that profile\'s tools/list on stdout and reports every profile on stderr', () => {
+    const r = cli(PETSTORE, '-o', join(work, 'profiled'), '--client-profile', 'gemini', '--dry-run');
+    expect(r.code).toBe(0);
+    const listing = JSON.parse(r.stdout) as { profile: string; mode: string; tools: Array<{ name: string; inputSchema: Record<string, unknown> }> };
+    expect(listing).toMatchObject({ profile: 'gemini', mode: 'all' });
+    expect(listing.tools).toHaveLength(19);
+    expect(JSON.stringify(listing.tools)).not.toMatch(/"\$ref"|"additionalProperties"/);
+    expect(existsSync(join(work, 'profiled'))).toBe(false);
+    const written = cli(PETSTORE, '-o', join(work, 'profiled'));
+    expect(written.stderr).toMatch(/gemini: 19 of 19 tools lowered \(inline-refs 6, .*drop-additional-properties 19\)/);
+    expect(cli(PETSTORE, '--client-profile', 'chatgpt').code).toBe(2);
+  });
+
   it('rejects bad options with exit code 2', () => {
     expect(cli(PETSTORE, '--base-url', 'not a url').code).toBe(2);
     expect(cli(PETSTORE, '--bogus').code).toBe(2);

@@ -1,5 +1,6 @@
 /** Every environment variable the generated server reads, for README and .env.example. */
 import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
+import { CLIENT_PROFILE_ENV, CLIENT_PROFILES_ENV, PROFILE_NAMES } from '../../templates/runtime/profiles.js';
 import { endpointAuthVariables } from './auth-docs.js';
 
 export interface EnvVarDoc {
@@ -35,6 +36,8 @@ export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
     { name: 'MCP_CORS_ORIGINS', required: false, description: 'CORS for browser clients over HTTP: comma-separated origins, host names or * (default: off).', example: 'https://app.example.com' },
     { name: 'MCP_SHUTDOWN_TIMEOUT_MS', required: false, description: 'On SIGTERM, how long running HTTP calls may finish (default 10000).', example: '10000' },
     { name: 'MCP_TOOL_MODE', required: false, description: `all, dynamic or hybrid: overrides the tool mode chosen at generation (${catalog.toolMode}).`, example: catalog.toolMode },
+    { name: CLIENT_PROFILE_ENV, required: false, description: `Client profile for every client: ${PROFILE_NAMES.join(', ')} (default: chosen per client from its clientInfo name; unknown clients get full schemas).`, example: '' },
+    { name: CLIENT_PROFILES_ENV, required: false, description: 'More clientInfo names and their profiles, comma-separated `name=profile` (added to, or overriding, the built-in table).', example: 'my-agent=openai-strict' },
     { name: 'MCP_TOOLS_PAGE_SIZE', required: false, description: 'Tools per tools/list page (default 500; 0 = one page).', example: '500' },
     { name: 'LOG_LEVEL', required: false, description: 'debug, info, warn or error (default info); logs go to stderr.', example: 'info' },
     ...endpointAuthVariables(catalog),

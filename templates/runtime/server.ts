@@ -6,12 +6,15 @@
  * It uses the SDK's low-level `Server` rather than `McpServer`: McpServer converts every registered tool's
  * schema on every construction, which for an API with a thousand operations would dominate each request.
  */
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
-import { META_TOOL_NAMES, metaInstructions } from './meta-definitions.js';
-import { modeListing, type ListedTool } from './listing.js';
+import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
+import type { ListedTool } from './listing.js';
 import { serializedTools, type SerializedListing } from './listing-bytes.js';
+import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
+import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
+import { PROFILES, profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
 import type { OperationSearch } from './search.js';
 
 /** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
@@ -19,7 +22,7 @@ export const TOOLS_LIST_TTL_MS = 3_600_000;
 
 export interface ServeOptions {
   mode: ToolMode;
-  /** Loaded on the first search only (MiniSearch and the index): the all-tools mode never pays for it. */
+  /** Loaded on the first search only: the all-tools mode never pays for it. */
   searchIndex: () => Promise<OperationSearch>;
   /** Tools per tools/list page; 0 = one page. */
   pageSize: number;
@@ -28,41 +31,48 @@ export interface ServeOptions {
    * for bytes. Any other transport would send the placeholder, an empty list, so it must not be given there.
    */
   serializedListing?: SerializedListing;
+  /** How a client's profile is chosen (profiles.ts); absent: every client gets the full schemas. */
+  profiles?: ProfileChoice;
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
   const { catalog } = deps.registry;
   const info = { name: catalog.server.name, version: catalog.server.version, title: catalog.server.title };
-  const { direct, meta } = modeListing(catalog, deps.registry.names(), options.mode);
-  const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
-  const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool }))];
-  const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
-  const { serializedListing } = options;
-  const pageTools = serializedListing
-    ? (slice: PageEntry[]) => serializedTools(Buffer.concat(joinedBy(COMMA, slice.map((entry) => entryBytes(entry, serializedListing, deps.registry.names(), listed)))))
-    : (slice: PageEntry[]) => slice.map(listed);
-  const pages = paginate(entries, options.pageSize, pageTools);
-  const instructions = options.mode === 'all' ? catalog.server.instructions : `${catalog.server.instructions}\n\n${metaInstructions(options.mode, catalog.core)}`;
+  const choice: ProfileChoice = options.profiles ?? { clients: new Map() };
+  const listings = new Map<ProfileName, ProfileListing>();
+  // Built on a profile's first request and kept: per-request work does not grow with the number of tools.
+  const listingOf = (profile: ClientProfile) => {
+    let listing = listings.get(profile.name);
+    if (!listing) listings.set(profile.name, (listing = profileListing(deps, options, profile)));
+    return listing;
+  };
+  const instructions = instructionsFor(catalog.server.instructions, options.mode, deps.registry.size, catalog.core);
+  // Unless one profile is forced, what tools/list shows depends on the client that asks.
+  const listScope = choice.forced ? 'public' : 'private';
   return () => {
     const server = new Server(info, {
       capabilities: { tools: { listChanged: false } },
       instructions,
       cacheHints: {
         'server/discover': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' },
-        'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' },
+        'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: listScope },
       },
     });
-    server.setRequestHandler('tools/list', (request) => pageFor(pages, request.params?.cursor) as never);
+    const profileOf = (ctx: { mcpReq: { envelope?: unknown } }) => profileFor(choice, clientName(ctx.mcpReq.envelope, server));
+    server.setRequestHandler('tools/list', (request, ctx) => pageFor(listingOf(profileOf(ctx)).pages, request.params?.cursor) as never);
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
-      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const listing = listingOf(profileOf(ctx));
+      const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       // The caller's HTTP headers, for per-caller upstream credentials (undefined over stdio).
       const callerHeaders = ctx.http?.req?.headers;
       const { callTool, errorResult, handleMetaTool } = await loadCallPath();
-      const meta = metaByName.get(name);
+      const meta = listing.metaByName.get(name);
+      const tool = meta ? undefined : deps.registry.get(name);
+      // JSON text that did not parse: the refusal says so (callTool would only say the value is not an object).
+      const invalid = meta ? deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args) : unparsed.length > 0 && tool ? deps.registry.validate(tool, args) : undefined;
+      if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`) as never;
       if (meta) {
-        const invalid = deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args);
-        if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`) as never;
         return (await handleMetaTool(name, args, {
           registry: deps.registry,
           search: options.searchIndex,
@@ -70,11 +80,81 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         })) as never;
       }
       // Operations not listed in this mode stay callable by name: listing is about the model's context.
-      const tool = deps.registry.get(name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
       return (await callTool(deps, tool, args, ctx.mcpReq.signal, callerHeaders)) as never;
     });
     return server;
+  };
+}
+
+/**
+ * Instructions are the same for every client (the SDK answers discover and initialize before any request says
+ * who asks). In mode all, a client whose host caps tools below the API's count is listed the hybrid tools
+ * instead (profile-listing.ts), so the instructions say how to use them when they are there.
+ */
+function instructionsFor(base: string, mode: ToolMode, tools: number, core: readonly string[]): string {
+  if (mode !== 'all') return `${base}\n\n${metaInstructions(mode, core)}`;
+  if (tools <= SMALLEST_TOOL_CAP) return base;
+  return `${base}\n\nIf ${SEARCH_TOOL} is among your tools: ${metaInstructions('hybrid', core)}`;
+}
+
+const SMALLEST_TOOL_CAP = Math.min(...Object.values(PROFILES).map((p) => p.maxTools));
+
+/**
+ * The client's name: from the request's `_meta` envelope (2026-07-28), else from the `initialize` this
+ * server instance answered (2025-11-25 over stdio, where one instance serves the connection). A 2025-11-25
+ * request over stateless HTTP comes to a fresh instance that saw no `initialize`: no name (see the README).
+ */
+function clientName(envelope: unknown, server: Server): string | undefined {
+  const info = (envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  if (typeof info?.name === 'string') return info.name;
+  return server.getClientVersion()?.name;
+}
+
+/** What one profile's clients are listed, and how their arguments map back to the full schemas. */
+interface ProfileListing {
+  pages: Array<() => Page>;
+  /** The meta-tools this listing shows, as listed in full (calls are validated against these). */
+  metaByName: ReadonlyMap<string, ListedTool>;
+  /** Arguments made for the lowered schema of tool `name`, as the full schema takes them. */
+  decoded: (name: string, args: Record<string, unknown>) => DecodedArguments;
+}
+
+function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientProfile): ProfileListing {
+  const names = deps.registry.names();
+  const { listing } = profileMode(deps.registry.catalog, names, options.mode, profile);
+  const { direct, meta } = listing;
+  const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
+  const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool }))];
+  const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
+  if (!profile.rules) {
+    // The full profile: over stdio, pages are tools-list.json's bytes.
+    const { serializedListing } = options;
+    const pageTools = serializedListing
+      ? (slice: PageEntry[]) => serializedTools(Buffer.concat(joinedBy(COMMA, slice.map((entry) => entryBytes(entry, serializedListing, names, listed)))))
+      : (slice: PageEntry[]) => slice.map(listed);
+    return { pages: paginate(entries, options.pageSize, pageTools), metaByName, decoded: (_name, args) => ({ args, unparsed: [] }) };
+  }
+  const lowered = new Map<string, LoweredTool>();
+  const loweredOf = (tool: ListedTool) => {
+    let found = lowered.get(tool.name);
+    if (!found) lowered.set(tool.name, (found = lowerTool(tool, profile)));
+    return found;
+  };
+  const listedByName = (name: string): ListedTool | undefined => {
+    const metaTool = metaByName.get(name);
+    if (metaTool) return metaTool;
+    const index = deps.registry.indexOf(name);
+    return index < 0 ? undefined : deps.registry.listedAt(index);
+  };
+  return {
+    pages: paginate(entries, options.pageSize, (slice) => slice.map((entry) => loweredOf(listed(entry)).tool)),
+    metaByName,
+    decoded: (name, args) => {
+      const tool = profile.rules?.strictObjects ? listedByName(name) : undefined;
+      const decoding = tool && loweredOf(tool).lowering?.decoding;
+      return decoding ? decodeArguments(args, decoding) : { args, unparsed: [] };
+    },
   };
 }
 

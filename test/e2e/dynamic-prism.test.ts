@@ -12,7 +12,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { connectModernStdio } from '../helpers/mcp-clients.js';
-import { startPrism, startRecordingProxy, type PrismMock, type ProxiedRequest, type RecordingProxy } from '../helpers/prism.js';
+import { credentialEnv, startPrism, startRecordingProxy, type PrismMock, type ProxiedRequest, type RecordingProxy } from '../helpers/prism.js';
 import { createArgSampler, type SampledArgs } from '../helpers/sample-args.js';
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
@@ -185,18 +185,6 @@ function searchQuery(tool: CatalogTool): string {
   if (tool.title?.trim()) return tool.title.trim();
   const sentence = /^[^\n]*?[.!?](?=\s|$)/.exec(tool.description.trim())?.[0] ?? tool.description.trim().split('\n')[0];
   return sentence?.trim() || tool.name;
-}
-
-/** A dummy value for every credential variable of the API's security schemes (never a token URL or scopes). */
-function credentialEnv(catalog: Catalog): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const scheme of catalog.securitySchemes) {
-    for (const key of ['value', 'username', 'password', 'clientId', 'clientSecret'] as const) {
-      const name = scheme.env[key];
-      if (name) env[name] = `test-${name.toLowerCase()}`;
-    }
-  }
-  return env;
 }
 
 async function callMeta(client: Client, name: string, args: Record<string, unknown>): Promise<ToolCallResult> {

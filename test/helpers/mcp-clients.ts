@@ -5,32 +5,35 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const CLIENT_INFO = { name: 'openapi-to-mcp-tests', version: '1.0.0' };
+/** The clientInfo name tests send unless they pose as a known host (see templates/runtime/profiles.ts). */
+export const TEST_CLIENT_NAME = 'openapi-to-mcp-tests';
 
-export function modernClient(): Client {
-  return new Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+const clientInfo = (name: string) => ({ name, version: '1.0.0' });
+
+export function modernClient(name = TEST_CLIENT_NAME): Client {
+  return new Client(clientInfo(name), { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 }
 
-export async function connectModernStdio(entry: string, env: Record<string, string>): Promise<Client> {
-  const client = modernClient();
+export async function connectModernStdio(entry: string, env: Record<string, string>, name?: string): Promise<Client> {
+  const client = modernClient(name);
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe' }));
   return client;
 }
 
-export async function connectModernHttp(url: string): Promise<Client> {
-  const client = modernClient();
+export async function connectModernHttp(url: string, name?: string): Promise<Client> {
+  const client = modernClient(name);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
 
-export async function connectLegacyStdio(entry: string, env: Record<string, string>): Promise<LegacyClient> {
-  const client = new LegacyClient(CLIENT_INFO);
+export async function connectLegacyStdio(entry: string, env: Record<string, string>, name = TEST_CLIENT_NAME): Promise<LegacyClient> {
+  const client = new LegacyClient(clientInfo(name));
   await client.connect(new LegacyStdioTransport({ command: process.execPath, args: [entry], env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe' }));
   return client;
 }
 
-export async function connectLegacyHttp(url: string): Promise<LegacyClient> {
-  const client = new LegacyClient(CLIENT_INFO);
+export async function connectLegacyHttp(url: string, name = TEST_CLIENT_NAME): Promise<LegacyClient> {
+  const client = new LegacyClient(clientInfo(name));
   await client.connect(new LegacyHttpTransport(new URL(url)));
   return client;
 }

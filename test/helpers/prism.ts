@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
+import type { Catalog } from '../../templates/runtime/catalog.js';
 import { REPO_ROOT } from './generated-project.js';
 
 export const PRISM_ERROR_PREFIX = 'https://stoplight.io/prism/errors#';
@@ -221,4 +222,16 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+/** A dummy value for every credential variable of the API's security schemes (never a token URL or scopes). */
+export function credentialEnv(catalog: Catalog): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const scheme of catalog.securitySchemes) {
+    for (const key of ['value', 'username', 'password', 'clientId', 'clientSecret'] as const) {
+      const name = scheme.env[key];
+      if (name) env[name] = `test-${name.toLowerCase()}`;
+    }
+  }
+  return env;
 }

@@ -6,6 +6,7 @@ import type { Hooks } from './hooks.js';
 import { readDataAhead, readJsonFile } from './data-file.js';
 import { serializedListing, type SerializedListing } from './listing-bytes.js';
 import { createLogger, type Logger } from './log.js';
+import { readProfileChoice } from './profiles.js';
 import { serverRedactionForms } from './redact.js';
 import { createServerFactory } from './server.js';
 import { parseCatalog } from './tool-table.js';
@@ -55,9 +56,11 @@ export async function main({ catalogUrl, catalogBytes, listingBytes, argv = proc
   const upstreamAuth = flags.http ? await httpUpstreamAuth(catalog, env, config, log) : undefined;
   // Over stdio, tools/list pages are written from tools-list.json's bytes (listing-bytes.ts).
   const listing = flags.http ? undefined : await readListing(listingBytes ?? readDataAhead(new URL('tools-list.json', catalogUrl)), log);
+  const { choice: profiles, problems } = readProfileChoice(env);
+  for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
   const factory = createServerFactory(
     { registry, config, env, log, ...(upstreamAuth ? { upstreamAuth } : {}), ...(hooks ? { hooks } : {}) },
-    { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']), ...(listing ? { serializedListing: listing } : {}) },
+    { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']), profiles, ...(listing ? { serializedListing: listing } : {}) },
   );
   log.debug('tool mode', { mode, tools: registry.size });
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for: a stdio

@@ -7,6 +7,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import type { Catalog, CatalogHeader, CatalogTool, JsonSchema } from './catalog.js';
 import { assembleInputSchema, listedTool, type ListedTool } from './listing.js';
 import { toolTableOf, type ToolTable } from './tool-table.js';
+import { explainInvalid } from './validation-message.js';
 
 type Validate = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
 
@@ -42,6 +43,11 @@ export class ToolRegistry {
     return index < 0 ? undefined : this.tools.at(index);
   }
 
+  /** -1 when there is no tool of that name. */
+  indexOf(name: string): number {
+    return this.tools.indexOf(name);
+  }
+
   at(index: number): CatalogTool {
     return this.tools.at(index);
   }
@@ -64,7 +70,10 @@ export class ToolRegistry {
     return this.validateAgainst(tool.name, schema, args);
   }
 
-  /** Validates against any schema, compiled once per key (meta-tools use this too). */
+  /**
+   * Validates against any schema, compiled once per key (meta-tools use this too). The message names each
+   * failing argument and what it must be (validation-message.ts).
+   */
   validateAgainst(key: string, schema: JsonSchema, args: unknown): string | undefined {
     let validate = this.validators.get(key);
     if (!validate) {
@@ -73,6 +82,6 @@ export class ToolRegistry {
       this.validators.set(key, validate);
     }
     const result = validate(args);
-    return result.valid ? undefined : (result.errorMessage ?? 'invalid arguments');
+    return result.valid ? undefined : explainInvalid(result.errorMessage ?? 'invalid arguments', schema, args);
   }
 }
