@@ -6,7 +6,7 @@
  * A group too large to read in one answer is split by the first path resource that its operations do not
  * all share (GitHub's `repos` tag: `repos / branches`, `repos / hooks`, …), at most twice.
  */
-import type { SearchGroup } from '../../templates/runtime/search.js';
+import type { SearchGroup } from '../../templates/runtime/search-index.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import { literalSegments } from './path-resources.js';
 import { firstSentence } from './plain-text.js';

@@ -12,12 +12,20 @@ export interface PathSegment {
 /** API version markers (`v1`, `v2beta1`, `2022-11-28`) say nothing about what an operation does. */
 const VERSION_SEGMENT = /^(v\d+([a-z]+\d*)?|\d[\d.-]*)$/i;
 
-export function pathSegments(path: string): PathSegment[] {
-  return path
-    .split('/')
-    .filter(Boolean)
-    .map((text) => ({ text, param: text.includes('{') }))
-    .filter((s) => s.param || !VERSION_SEGMENT.test(s.text));
+/** Segments of each path seen, for the several stages that read the same paths (a large API has a thousand). */
+const segmentsOf = new Map<string, readonly PathSegment[]>();
+
+export function pathSegments(path: string): readonly PathSegment[] {
+  let segments = segmentsOf.get(path);
+  if (!segments) {
+    segments = path
+      .split('/')
+      .filter(Boolean)
+      .map((text) => ({ text, param: text.includes('{') }))
+      .filter((s) => s.param || !VERSION_SEGMENT.test(s.text));
+    segmentsOf.set(path, segments);
+  }
+  return segments;
 }
 
 /** The literal (non-template) segments of a path, versions left out. */

@@ -13,9 +13,19 @@ export function plainText(text: string): string {
     .trim();
 }
 
+/**
+ * The plain text of about the first `chars` characters of `text`. Markup is dropped only from a slice a few
+ * times longer than wanted: descriptions run to kilobytes, and only their start is ever shown or indexed.
+ */
+export function plainStart(text: string, chars: number): string {
+  return plainText(text.length > chars * MARKUP_ALLOWANCE ? text.slice(0, chars * MARKUP_ALLOWANCE) : text).slice(0, chars);
+}
+
+const MARKUP_ALLOWANCE = 4;
+
 /** The first sentence of `text` as plain text, cut at `max` characters. */
 export function firstSentence(text: string, max: number): string {
-  const plain = plainText(text);
+  const plain = plainStart(text, max);
   const match = new RegExp(`^(.{1,${max}}?[.!?])(\\s|$)`).exec(plain);
   const sentence = match ? match[1]! : plain;
   return sentence.length > max ? `${sentence.slice(0, max - 3).trimEnd()}...` : sentence;

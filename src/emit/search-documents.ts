@@ -2,11 +2,11 @@
  * What the operation search indexes for each tool: the words that tell a model which operation does what
  * a person asked for. Read from the tools and the API model only (the IR), never the raw spec.
  */
-import type { OperationSummary, SearchDocument } from '../../templates/runtime/search.js';
+import type { OperationSummary, SearchDocument } from '../../templates/runtime/search-index.js';
 import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../ir/types.js';
 import { isPlainObject } from '../util/stable.js';
 import { pathSegments } from './path-resources.js';
-import { firstSentence, plainText } from './plain-text.js';
+import { firstSentence, plainStart } from './plain-text.js';
 
 /** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
 const DESCRIPTION_CHARS = 400;
@@ -30,7 +30,7 @@ export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], grou
         argdocs: args.bodyDocs.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
-        description: plainText(tool.description).slice(0, DESCRIPTION_CHARS),
+        description: plainStart(tool.description, DESCRIPTION_CHARS),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
@@ -93,7 +93,7 @@ function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): Argum
       for (const [prop, propSchema] of Object.entries(propertiesOf(schema, defs))) {
         words.names.push(prop);
         const doc = resolve(propSchema, defs)?.['description'];
-        if (typeof doc === 'string') words.bodyDocs.push(firstSentence(doc, ARGUMENT_DOC_CHARS));
+        if (typeof doc === 'string') words.bodyDocs.push(plainStart(doc, ARGUMENT_DOC_CHARS));
         words.bodyValues.push(...enumWords(propSchema, defs));
         // A flag in a body is an action too: `archived: true` archives a repository.
         if (resolve(propSchema, defs)?.['type'] === 'boolean') words.bodyValues.push(prop);
@@ -133,5 +133,10 @@ function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema 
 
 /** The title, else the description's first sentence (Stripe has no summaries: "<p>Creates a new customer object.</p>"). */
 export function summaryOf(tool: ToolModel): string {
-  return firstSentence(tool.title ?? tool.description, SUMMARY_CHARS) || tool.name;
+  let summary = summaries.get(tool);
+  if (summary === undefined) summaries.set(tool, (summary = firstSentence(tool.title ?? tool.description, SUMMARY_CHARS) || tool.name));
+  return summary;
 }
+
+/** The search index, its results and the browsing groups all show a tool's summary. */
+const summaries = new WeakMap<ToolModel, string>();

@@ -4,7 +4,7 @@
  */
 import type { Catalog, ToolMode } from '../../templates/runtime/catalog.js';
 import { listAllTools } from '../../templates/runtime/listing.js';
-import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search.js';
+import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search-index.js';
 import { onHelper } from '../helper/helper.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
@@ -68,8 +68,8 @@ export interface SearchIndexInput {
   groups: SearchGroup[];
 }
 
-/** Data-file layout like catalog.json: one line per index term and per operation, so a diff shows what changed. */
+/** Data-file layout like catalog.json: one line per operation (and per group), so a diff shows what changed. */
 export function searchIndexText({ docs, groups }: SearchIndexInput): string {
   const file = buildSearchIndex(docs, groups);
-  return dataJson(file, ['terms', 'operations', 'groups', 'bridge']);
+  return dataJson(file, ['documents', 'operations', 'groups', 'bridge']);
 }

@@ -1,6 +1,7 @@
-/** The operation search (templates/runtime/search.ts): ranking, the vocabulary bridge, loose matching, groups. */
+/** The operation search: the index file (templates/runtime/search-index.ts) and the search over it (search.ts): ranking, the vocabulary bridge, loose matching, groups. */
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, OperationSearch, type SearchDocument, type SearchGroup } from '../../templates/runtime/search.js';
+import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search-index.js';
+import { OperationSearch } from '../../templates/runtime/search.js';
 
 function doc(name: string, method: string, path: string, summary: string, extra: Partial<SearchDocument['fields']> = {}): SearchDocument {
   return {

@@ -2,8 +2,8 @@
  * Search and browse over the API's operations, for the `dynamic` and `hybrid` tool modes.
  *
  * Retrieval is MiniSearch (BM25+ with per-field boosts, prefix and fuzzy matching) over terms that
- * search-text.ts makes on both sides. The generator builds the index (search-index.json) with this module;
- * the server loads it on the first search. What it adds to the library:
+ * search-text.ts makes on both sides. The generator analyzes each operation's fields into search-index.json
+ * with this module; the server indexes them on the first search. What it adds to the library:
  * - fields that hold what picks an operation, each word counted once per field: name, summary, tags, path
  *   resources, the HTTP action, argument names, and enum values (body values are actions: `state: closed`
  *   closes an issue; query values only filter);
@@ -13,70 +13,17 @@
  *   outrank an operation that matches the whole request;
  * - a best guess instead of an empty answer, and groups to browse when the words do not help.
  */
-import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
-import { analyze, fieldTerms, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
-import { ACTION_SYNONYMS, HINT_WORDS, THING_SYNONYMS } from './search-vocabulary.js';
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { FIELD_BOOSTS, FIELDS, type OperationSummary, type SearchField, type SearchGroup, type SearchIndexFile } from './search-index.js';
+import { analyze, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
+import { ACTION_SYNONYMS, HINT_WORDS } from './search-vocabulary.js';
 
-/** The indexed fields and how much a match in each counts. */
-export const FIELD_BOOSTS = {
-  name: 2,
-  summary: 3,
-  tags: 1,
-  resource: 1.5,
-  action: 0.6,
-  params: 0.6,
-  argdocs: 0.3,
-  values: 1.5,
-  filters: 0.2,
-  description: 0.5,
-} as const;
-
-export type SearchField = keyof typeof FIELD_BOOSTS;
-const FIELDS = Object.keys(FIELD_BOOSTS) as SearchField[];
+export type { OperationSummary, SearchGroup, SearchIndexFile } from './search-index.js';
 
 /** How much a synonym counts against the word the request used; more when the word itself is unknown to the API. */
 const SYNONYM_WEIGHT = 0.6;
 const SYNONYM_WEIGHT_UNKNOWN_WORD = 0.8;
 const HINT_WEIGHT = 0.25;
-
-/** What a result shows of an operation: enough to choose it and call it without another lookup. */
-export interface OperationSummary {
-  name: string;
-  method: string;
-  path: string;
-  summary: string;
-  /** Arguments the call must supply. */
-  required: string[];
-  group: string;
-}
-
-/** A browsable set of operations: a tag, or a path resource; large ones are split by sub-resource. */
-export interface SearchGroup {
-  name: string;
-  description: string;
-  /** Operations by catalog index, in catalog order. */
-  operations: number[];
-}
-
-export interface SearchDocument {
-  /** Raw text per field; analyzed (and each word counted once) when indexed. */
-  fields: Partial<Record<SearchField, string>>;
-  operation: OperationSummary;
-}
-
-/** search-index.json. */
-export interface SearchIndexFile {
-  format: 2;
-  /** The MiniSearch index (its own serialization, over pre-analyzed terms) less its terms... */
-  index: Omit<AsPlainObject, 'index'>;
-  /** ...which are kept apart, one per line of the file. */
-  terms: AsPlainObject['index'];
-  /** Query term → the index terms it also searches (its synonyms that the API uses), with their weights. */
-  bridge: Record<string, Array<[term: string, weight: number]>>;
-  /** Every operation's summary, by catalog index. */
-  operations: OperationSummary[];
-  groups: SearchGroup[];
-}
 
 export interface SearchHit {
   doc: number;
@@ -91,68 +38,6 @@ const MINISEARCH_OPTIONS = {
   processTerm: (term: string) => term,
 };
 
-export function buildSearchIndex(docs: readonly SearchDocument[], groups: readonly SearchGroup[]): SearchIndexFile {
-  const mini = new MiniSearch(MINISEARCH_OPTIONS);
-  const vocabulary = new Set<string>();
-  mini.addAll(
-    docs.map((doc, id) => {
-      const row: Record<string, string | number> = { id };
-      for (const field of FIELDS) {
-        const terms = fieldTerms(doc.fields[field] ?? '');
-        row[field] = terms;
-        for (const term of terms.split(' ')) if (term) vocabulary.add(term);
-      }
-      return row;
-    }),
-  );
-  const { index: terms, ...index } = mini.toJSON();
-  return {
-    format: 2,
-    index,
-    terms,
-    bridge: bridgeFor(vocabulary),
-    operations: docs.map((d) => d.operation),
-    groups: [...groups],
-  };
-}
-
-/**
- * The synonym tables restricted to one API: for each query term, the terms it also searches that the
- * index contains. An action's member searches for its head fully, the head for its members at half weight;
- * the words of a thing set search for each other fully. Phrases count term by term.
- */
-function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
-  const related = new Map<string, Map<string, number>>();
-  const relate = (from: readonly string[], to: readonly string[], weight: number) => {
-    if (from.length !== 1) return; // a query phrase is not looked up by one of its terms
-    const source = from[0]!;
-    for (const target of to) {
-      if (target === source || !vocabulary.has(target)) continue;
-      let targets = related.get(source);
-      if (!targets) related.set(source, (targets = new Map()));
-      targets.set(target, Math.max(targets.get(target) ?? 0, weight));
-    }
-  };
-  for (const [head, members] of Object.entries(ACTION_SYNONYMS)) {
-    const headTerms = analyze(head);
-    for (const member of members) {
-      const memberTerms = analyze(member);
-      relate(memberTerms, headTerms, 1);
-      relate(headTerms, memberTerms, HEAD_TO_MEMBER_WEIGHT);
-    }
-  }
-  for (const set of THING_SYNONYMS) {
-    const termsOf = set.map((entry) => analyze(entry));
-    for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to, 1);
-  }
-  const bridge: SearchIndexFile['bridge'] = {};
-  for (const source of [...related.keys()].sort()) {
-    bridge[source] = [...related.get(source)!].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  }
-  return bridge;
-}
-
-const HEAD_TO_MEMBER_WEIGHT = 0.5;
 const ACTION_WEIGHT = 1.5;
 /** The stems of every verb in ACTION_SYNONYMS. */
 const ACTION_VERBS = new Set(
@@ -181,12 +66,24 @@ export class OperationSearch {
   private readonly summaryTerms: Array<Set<string> | undefined> = [];
 
   private constructor(private readonly file: SearchIndexFile) {
-    this.mini = MiniSearch.loadJS({ ...file.index, index: file.terms }, MINISEARCH_OPTIONS);
-    this.documentFrequency = new Map(file.terms.map(([term, fields]) => [term, distinctDocuments(fields)]));
+    this.mini = new MiniSearch(MINISEARCH_OPTIONS);
+    this.documentFrequency = new Map();
+    this.mini.addAll(
+      file.documents.map((entries, id) => {
+        const row: Record<string, string | number> = { id };
+        const seen = new Set<string>();
+        entries.forEach((terms, i) => {
+          row[file.fields[i]!] = terms;
+          for (const term of terms.split(' ')) if (term) seen.add(term);
+        });
+        for (const term of seen) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+        return row;
+      }),
+    );
   }
 
   static load(file: SearchIndexFile): OperationSearch {
-    if (file.format !== 2) throw new Error(`search-index.json has format ${String(file.format)}; this server reads format 2 (regenerate the project)`);
+    if (file.format !== 3 || file.fields.join() !== FIELDS.join()) throw new Error(`search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 3 with fields ${FIELDS.join()} (regenerate the project)`);
     return new OperationSearch(file);
   }
 
@@ -424,11 +321,6 @@ function coverage(covered: number, words: number): number {
   return share ** COVERAGE_EXPONENT;
 }
 
-function distinctDocuments(fields: AsPlainObject['index'][number][1]): number {
-  const docs = new Set<string>();
-  for (const entry of Object.values(fields)) for (const doc of Object.keys(entry)) docs.add(doc);
-  return docs.size;
-}
 
 function membership(group: SearchGroup): (doc: number) => boolean {
   const members = new Set(group.operations);

@@ -1,0 +1,118 @@
+/**
+ * search-index.json: what the operation search (search.ts) needs, made at generation time. Each operation's
+ * fields are analyzed into terms here (search-text.ts), with the synonym tables cut down to the API's own
+ * vocabulary; the server indexes the terms with MiniSearch on its first search. Kept apart from search.ts so
+ * the generator never loads the search library.
+ */
+import { analyze, fieldTerms } from './search-text.js';
+import { ACTION_SYNONYMS, THING_SYNONYMS } from './search-vocabulary.js';
+
+/** The indexed fields and how much a match in each counts. */
+export const FIELD_BOOSTS = {
+  name: 2,
+  summary: 3,
+  tags: 1,
+  resource: 1.5,
+  action: 0.6,
+  params: 0.6,
+  argdocs: 0.3,
+  values: 1.5,
+  filters: 0.2,
+  description: 0.5,
+} as const;
+
+export type SearchField = keyof typeof FIELD_BOOSTS;
+export const FIELDS = Object.keys(FIELD_BOOSTS) as SearchField[];
+
+/** What a result shows of an operation: enough to choose it and call it without another lookup. */
+export interface OperationSummary {
+  name: string;
+  method: string;
+  path: string;
+  summary: string;
+  /** Arguments the call must supply. */
+  required: string[];
+  group: string;
+}
+
+/** A browsable set of operations: a tag, or a path resource; large ones are split by sub-resource. */
+export interface SearchGroup {
+  name: string;
+  description: string;
+  /** Operations by catalog index, in catalog order. */
+  operations: number[];
+}
+
+export interface SearchDocument {
+  /** Raw text per field; analyzed (and each word counted once) when indexed. */
+  fields: Partial<Record<SearchField, string>>;
+  operation: OperationSummary;
+}
+
+/** search-index.json. */
+export interface SearchIndexFile {
+  format: 3;
+  /** The indexed fields, in the order of each document's entries. */
+  fields: SearchField[];
+  /**
+   * Each operation's fields as analyzed terms (search-text.ts), distinct and space-separated, by catalog
+   * index. The server builds its MiniSearch index from these on the first search: building takes about as
+   * long as loading a serialized index, and the generator does not spend its time or the file's bytes on one.
+   */
+  documents: string[][];
+  /** Query term → the index terms it also searches (its synonyms that the API uses), with their weights. */
+  bridge: Record<string, Array<[term: string, weight: number]>>;
+  /** Every operation's summary, by catalog index. */
+  operations: OperationSummary[];
+  groups: SearchGroup[];
+}
+
+export function buildSearchIndex(docs: readonly SearchDocument[], groups: readonly SearchGroup[]): SearchIndexFile {
+  const vocabulary = new Set<string>();
+  const documents = docs.map((doc) =>
+    FIELDS.map((field) => {
+      const terms = fieldTerms(doc.fields[field] ?? '');
+      for (const term of terms.split(' ')) if (term) vocabulary.add(term);
+      return terms;
+    }),
+  );
+  return { format: 3, fields: FIELDS, documents, bridge: bridgeFor(vocabulary), operations: docs.map((d) => d.operation), groups: [...groups] };
+}
+
+/**
+ * The synonym tables restricted to one API: for each query term, the terms it also searches that the
+ * index contains. An action's member searches for its head fully, the head for its members at half weight;
+ * the words of a thing set search for each other fully. Phrases count term by term.
+ */
+function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
+  const related = new Map<string, Map<string, number>>();
+  const relate = (from: readonly string[], to: readonly string[], weight: number) => {
+    if (from.length !== 1) return; // a query phrase is not looked up by one of its terms
+    const source = from[0]!;
+    for (const target of to) {
+      if (target === source || !vocabulary.has(target)) continue;
+      let targets = related.get(source);
+      if (!targets) related.set(source, (targets = new Map()));
+      targets.set(target, Math.max(targets.get(target) ?? 0, weight));
+    }
+  };
+  for (const [head, members] of Object.entries(ACTION_SYNONYMS)) {
+    const headTerms = analyze(head);
+    for (const member of members) {
+      const memberTerms = analyze(member);
+      relate(memberTerms, headTerms, 1);
+      relate(headTerms, memberTerms, HEAD_TO_MEMBER_WEIGHT);
+    }
+  }
+  for (const set of THING_SYNONYMS) {
+    const termsOf = set.map((entry) => analyze(entry));
+    for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to, 1);
+  }
+  const bridge: SearchIndexFile['bridge'] = {};
+  for (const source of [...related.keys()].sort()) {
+    bridge[source] = [...related.get(source)!].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  }
+  return bridge;
+}
+
+const HEAD_TO_MEMBER_WEIGHT = 0.5;
