@@ -9,7 +9,7 @@ import { pathSegments } from './path-resources.js';
 import { firstSentence, plainStart } from './plain-text.js';
 
 /** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
-const DESCRIPTION_CHARS = 400;
+const DESCRIPTION_CHARS = 300;
 const TAG_DESCRIPTION_CHARS = 160;
 const SUMMARY_CHARS = 160;
 const ARGUMENT_DOC_CHARS = 100;

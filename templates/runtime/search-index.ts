@@ -69,13 +69,17 @@ export interface SearchIndexFile {
 
 export function buildSearchIndex(docs: readonly SearchDocument[], groups: readonly SearchGroup[]): SearchIndexFile {
   const vocabulary = new Set<string>();
-  const documents = docs.map((doc) =>
-    FIELDS.map((field) => {
-      const terms = fieldTerms(doc.fields[field] ?? '');
+  // Many operations share a field's text (their tag's words, their action): each text is analyzed once.
+  const analyzed = new Map<string, string>();
+  const termsOf = (text: string) => {
+    let terms = analyzed.get(text);
+    if (terms === undefined) {
+      analyzed.set(text, (terms = fieldTerms(text)));
       for (const term of terms.split(' ')) if (term) vocabulary.add(term);
-      return terms;
-    }),
-  );
+    }
+    return terms;
+  };
+  const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
   return { format: 3, fields: FIELDS, documents, bridge: bridgeFor(vocabulary), operations: docs.map((d) => d.operation), groups: [...groups] };
 }
 
