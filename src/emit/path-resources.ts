@@ -32,8 +32,3 @@ export function pathSegments(path: string): readonly PathSegment[] {
 export function literalSegments(path: string): string[] {
   return pathSegments(path).filter((s) => !s.param).map((s) => s.text);
 }
-
-/** The path with every template written `{}`, so `/a/{id}` and `/a/{name}` are the same place. */
-export function pathShape(path: string): string {
-  return pathSegments(path).map((s) => (s.param ? '{}' : s.text)).join('/');
-}

@@ -23,7 +23,7 @@ describe.skipIf(!existsSync(SPECS)).each([
   it('finds every operation among the first five results when searching for its summary', async () => {
     const { catalog, search } = await generated(file);
     const summaryOf = (i: number) => search.operation(i).summary;
-    const missed = catalog.tools.filter((tool, i) => {
+    const missed = catalog.tools.filter((_tool, i) => {
       // Operations that share the exact same summary cannot be told apart by it; any of them is a hit.
       const twins = catalog.tools.map((_, j) => (summaryOf(j) === summaryOf(i) ? j : -1)).filter((j) => j >= 0);
       return !search.search(summaryOf(i), 5).some((h) => twins.includes(h.doc));
