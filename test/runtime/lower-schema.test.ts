@@ -1,20 +1,9 @@
 /** Each lowering rule on its own (templates/runtime/lower-schema.ts), and the profiles built from them. */
 import { describe, expect, it } from 'vitest';
 import { lowerSchema, type LoweringRules } from '../../templates/runtime/lower-schema.js';
-import { PROFILES } from '../../templates/runtime/profiles.js';
+import { NO_RULES, PROFILES } from '../../templates/runtime/profiles.js';
 
-const NONE: LoweringRules = {
-  inlineRefs: false,
-  unions: 'keep',
-  typeArrays: 'keep',
-  typedNodes: false,
-  stringEnums: false,
-  constAsEnum: false,
-  objectProperties: false,
-  arrayItems: false,
-  dropAdditionalProperties: false,
-  strictObjects: false,
-};
+const NONE: LoweringRules = NO_RULES;
 const root = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, additionalProperties: false, ...extra });
 
 describe('lowering rules', () => {

@@ -44,7 +44,7 @@ export interface ClientProfile {
   maxTools: number;
 }
 
-const NO_RULES: LoweringRules = {
+export const NO_RULES: LoweringRules = {
   inlineRefs: false,
   unions: 'keep',
   typeArrays: 'keep',

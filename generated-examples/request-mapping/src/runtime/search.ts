@@ -15,7 +15,7 @@
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { FIELD_BOOSTS, FIELDS, type OperationSummary, type SearchField, type SearchGroup, type SearchIndexFile } from './search-index.js';
-import { analyze, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
+import { analyze, IDENTIFIER, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
 import { ACTION_SYNONYMS, HINT_WORDS } from './search-vocabulary.js';
 
 export type { OperationSummary, SearchGroup, SearchIndexFile } from './search-index.js';
@@ -64,6 +64,8 @@ export class OperationSearch {
   private readonly documentFrequency: Map<string, number>;
   /** Each operation's summary as terms, made when first needed. */
   private readonly summaryTerms: Array<Set<string> | undefined> = [];
+  /** Each operation's ranking factors that do not depend on the request (see simplicity). */
+  private readonly simplicity: number[];
 
   private constructor(private readonly file: SearchIndexFile) {
     this.mini = new MiniSearch(MINISEARCH_OPTIONS);
@@ -80,6 +82,7 @@ export class OperationSearch {
         return row;
       }),
     );
+    this.simplicity = file.operations.map((op) => simplicity(op.path));
   }
 
   static load(file: SearchIndexFile): OperationSearch {
@@ -105,18 +108,26 @@ export class OperationSearch {
    * matches any operation even loosely: a miss retries with looser spelling.
    */
   search(query: string, limit: number, within?: SearchGroup): SearchHit[] {
-    const concepts = this.concepts(query);
-    if (concepts.length === 0) return [];
+    const request = this.request(query);
+    if (request.concepts.length === 0) return [];
     const filter = within ? membership(within) : undefined;
-    const strict = this.rank(query, concepts, limit, filter, false);
-    return strict.length > 0 ? strict : this.rank(query, concepts, limit, filter, true);
+    const strict = this.rank(request, limit, filter, false);
+    return strict.length > 0 ? strict : this.rank(request, limit, filter, true);
+  }
+
+  /** What the ranking needs of a request, worked out once for both passes. */
+  private request(query: string): Request {
+    const said = words(withoutValues(query));
+    const concepts = this.concepts(said);
+    const question = isQuestion(query, concepts);
+    return { concepts, question, prior: this.intentPrior(concepts, question, said.some(isPlural)), specific: namesOne(query) };
   }
 
   /** The request's words, each with the synonyms the API uses. */
-  private concepts(query: string): Concept[] {
+  private concepts(said: readonly string[]): Concept[] {
     const concepts: Concept[] = [];
     const seen = new Set<string>();
-    for (const word of phraseWords(words(withoutValues(query)))) {
+    for (const word of phraseWords(said)) {
       const hinted = HINT_WORDS[word];
       if (hinted) {
         const [term, ...synonyms] = hinted.map(stemWord).filter((t) => this.documentFrequency.has(t) && !seen.has(`hint:${t}`));
@@ -156,15 +167,15 @@ export class OperationSearch {
    * sum over words, times the coverage of the request; the best candidates are then told apart by how
    * exactly their summary says what was asked.
    */
-  private rank(query: string, concepts: readonly Concept[], limit: number, filter: ((doc: number) => boolean) | undefined, loose: boolean): SearchHit[] {
+  private rank({ concepts, question, prior, specific }: Request, limit: number, filter: ((doc: number) => boolean) | undefined, loose: boolean): SearchHit[] {
     const candidates = new Map<number, Candidate>();
     const counted = concepts.filter((c) => !c.hint).length;
     // In a question a verb is mostly a state ("which PRs are open?"): it weighs as any other word.
-    const verbWeight = isQuestion(query, concepts) ? 1 : ACTION_WEIGHT;
+    const verbWeight = question ? 1 : ACTION_WEIGHT;
     for (const concept of concepts) {
       const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
-      const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose, filter);
-      const viaSynonym = concept.synonyms.size === 0 ? new Map<number, Scored>() : this.scores([...concept.synonyms.keys()], scaled(concept.synonyms, base), false, filter, SYNONYM_FIELDS);
+      const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose ? 'loose' : 'prefix', filter);
+      const viaSynonym = concept.synonyms.size === 0 ? new Map<number, Scored>() : this.scores([...concept.synonyms.keys()], scaled(concept.synonyms, base), 'exact', filter, SYNONYM_FIELDS);
       const best = new Map(direct);
       for (const [doc, match] of viaSynonym) {
         const own = best.get(doc);
@@ -182,9 +193,7 @@ export class OperationSearch {
         for (const term of match.terms) candidate.matched.add(term);
       }
     }
-    const prior = this.intentPrior(query, concepts);
-    const specific = namesOne(query);
-    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity(c.doc) * (specific ? this.itemPreference(c.doc) : 1), matched: c.matched }));
+    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity[c.doc]! * (specific ? this.itemPreference(c.doc) : 1), matched: c.matched }));
     ranked.sort(byScore);
     return ranked
       .slice(0, RERANKED)
@@ -193,18 +202,21 @@ export class OperationSearch {
       .slice(0, limit);
   }
 
-  private scores(terms: string[], weights: ReadonlyMap<string, number>, loose: boolean, filter: ((doc: number) => boolean) | undefined, fields?: SearchField[]): Map<number, Scored> {
-    const own = terms.length === 1 && weights.get(terms[0]!) !== undefined && fields === undefined;
+  /**
+   * MiniSearch's scores for some terms. Only a request's own words are matched by prefix, and by misspelling
+   * only when the words as written found nothing (`loose`): a synonym's misspellings are noise, and fuzzy
+   * matching costs most of a search.
+   */
+  private scores(terms: string[], weights: ReadonlyMap<string, number>, spelling: 'exact' | 'prefix' | 'loose', filter: ((doc: number) => boolean) | undefined, fields?: SearchField[]): Map<number, Scored> {
+    const loose = spelling === 'loose';
     const results = this.mini.search(
       { combineWith: 'OR', queries: terms },
       {
         boost: FIELD_BOOSTS,
         boostTerm: (term) => weights.get(term) ?? 1,
         ...(fields ? { fields } : {}),
-        // Only the request's own words are matched loosely: a synonym's misspellings are noise.
-        // Misspellings only when the words as written found nothing: fuzzy matching costs most of a search.
-        prefix: (term) => own && term.length >= (loose ? 3 : 4),
-        fuzzy: (term) => (own && loose && term.length >= 4 ? 0.34 : false),
+        prefix: (term) => spelling !== 'exact' && term.length >= (loose ? 3 : 4),
+        fuzzy: (term) => (loose && term.length >= 4 ? 0.34 : false),
         weights: { prefix: 0.35, fuzzy: 0.25 },
         ...(filter ? { filter: (r: SearchResult) => filter(r.id as number) } : {}),
       },
@@ -218,12 +230,10 @@ export class OperationSearch {
    * rank a little above writes that match as well. A plural ("show me the pods") asks for a list. A request
    * with a write verb (create, change, delete and their synonyms) leaves the ranking alone.
    */
-  private intentPrior(query: string, concepts: readonly Concept[]): (doc: number) => number {
+  private intentPrior(concepts: readonly Concept[], question: boolean, plural: boolean): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
     // In a question, a write word is mostly a state ("which PRs are open?").
-    const question = isQuestion(query, concepts);
     if (!question && said(WRITE_TERMS)) return () => 1;
-    const plural = words(withoutValues(query)).some(isPlural);
     if (!question && !plural && !said(READ_TERMS)) return () => 1;
     return (doc) => {
       const op = this.file.operations[doc]!;
@@ -237,12 +247,6 @@ export class OperationSearch {
     return this.file.operations[doc]!.path.includes('{') ? ITEM_PREFERENCE : 1;
   }
 
-  /** Of operations that match alike, the one on the shorter path is the general one ("list droplets", not "list a droplet's neighbors"). */
-  private simplicity(doc: number): number {
-    const segments = this.file.operations[doc]!.path.split('/').filter((s) => s && !s.startsWith('{')).length;
-    return 1 / (1 + SEGMENT_PENALTY * Math.max(0, segments - 1));
-  }
-
   /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
   private exactness(doc: number, matched: ReadonlySet<string>): number {
     let terms = this.summaryTerms[doc];
@@ -252,6 +256,22 @@ export class OperationSearch {
     for (const term of terms) if (matched.has(term)) hit++;
     return hit / terms.size;
   }
+}
+
+/** A request as the ranking reads it (OperationSearch.request). */
+interface Request {
+  concepts: Concept[];
+  question: boolean;
+  /** The lean toward reads and lists (intentPrior), per operation. */
+  prior: (doc: number) => number;
+  /** It names one item (namesOne). */
+  specific: boolean;
+}
+
+/** Of operations that match alike, the one on the shorter path is the general one ("list droplets", not "list a droplet's neighbors"). */
+function simplicity(path: string): number {
+  const segments = path.split('/').filter((s) => s && !s.startsWith('{')).length;
+  return 1 / (1 + SEGMENT_PENALTY * Math.max(0, segments - 1));
 }
 
 interface Scored {
@@ -283,7 +303,7 @@ const ITEM_PREFERENCE = 1.15;
  * identifier that joins letters and digits (`cus_9`, `api-7f9c`).
  */
 function namesOne(query: string): boolean {
-  return /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(query) || /\b(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[_-])[\w-]+\b/i.test(query);
+  return /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(query) || IDENTIFIER.test(query);
 }
 const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
