@@ -5,7 +5,7 @@
 import type { OperationSummary, SearchDocument } from '../../templates/runtime/search-index.js';
 import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../ir/types.js';
 import { isPlainObject } from '../util/stable.js';
-import { pathSegments } from './path-resources.js';
+import { literalSegments, pathSegments } from './path-resources.js';
 import { firstSentence, plainStart } from './plain-text.js';
 
 /** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
@@ -24,7 +24,7 @@ export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], grou
         name: `${tool.name} ${tool.operationId ?? ''}`,
         summary: summaryOf(tool),
         tags: tool.tags.map((name) => tagWords(name, tags.get(name))).join(' '),
-        resource: pathSegments(tool.source.path).filter((s) => !s.param).map((s) => s.text).join(' '),
+        resource: literalSegments(tool.source.path).join(' '),
         action: actionWords(tool),
         params: args.names.join(' '),
         argdocs: args.bodyDocs.join(' '),
@@ -37,7 +37,7 @@ export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], grou
   });
 }
 
-export function operationSummary(tool: ToolModel, group: string): OperationSummary {
+function operationSummary(tool: ToolModel, group: string): OperationSummary {
   const required = tool.inputSchema['required'];
   return {
     name: tool.name,
