@@ -14,6 +14,7 @@
  * (GitHub lists repositories at `/user/repos`, not at `/repos`).
  */
 import type { ToolModel } from '../ir/types.js';
+import { isDeprecated } from '../tools/deprecation.js';
 import { pathSegments, type PathSegment } from './path-resources.js';
 
 /** How many direct tools hybrid mode lists when the user names none: well under the tightest client cap. */
@@ -77,11 +78,6 @@ function bestFor(placed: readonly Placed[], resource: string, role: CoreRole): P
   // Borrowed only from a more general place (fewer templates): not `…/branches/{b}/restrictions/users` for `/users`.
   const item = Math.max(...own.map((p) => p.params));
   return simplest(placed.filter((p) => p.noun === own[0]!.noun && p.role === role && p.params < item));
-}
-
-/** Deprecated in the spec, or in its own words (Kubernetes: "deprecated: use the 'watch' parameter…"). */
-function isDeprecated(tool: ToolModel): boolean {
-  return tool.deprecated || /^\s*(deprecated\b|\[deprecated\])/i.test(tool.description) || /\bdeprecated:/i.test(tool.description);
 }
 
 function resourceWeights(placed: readonly Placed[]): Map<string, number> {

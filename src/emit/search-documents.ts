@@ -4,6 +4,7 @@
  */
 import type { OperationSummary, SearchDocument } from '../../templates/runtime/search-index.js';
 import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../ir/types.js';
+import { isDeprecated } from '../tools/deprecation.js';
 import { isPlainObject } from '../util/stable.js';
 import { literalSegments, pathSegments } from './path-resources.js';
 import { firstSentence, plainStart } from './plain-text.js';
@@ -22,7 +23,7 @@ export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], grou
     return {
       fields: {
         name: `${tool.name} ${tool.operationId ?? ''}`,
-        summary: summaryOf(tool),
+        summary: withoutMethodNames(summaryOf(tool)),
         tags: tool.tags.map((name) => tagWords(name, tags.get(name))).join(' '),
         resource: literalSegments(tool.source.path).join(' '),
         action: actionWords(tool),
@@ -30,7 +31,7 @@ export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], grou
         argdocs: args.bodyDocs.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
-        description: plainStart(tool.description, DESCRIPTION_CHARS),
+        description: withoutMethodNames(plainStart(tool.description, DESCRIPTION_CHARS)),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
@@ -46,7 +47,16 @@ function operationSummary(tool: ToolModel, group: string): OperationSummary {
     summary: summaryOf(tool),
     required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : [],
     group,
+    ...(isDeprecated(tool) ? { deprecated: true as const } : {}),
   };
+}
+
+/**
+ * HTTP method names written as such ("connect GET requests to proxy of Pod") name the protocol, not what the
+ * operation does: indexed, they pull "get me the pods" toward proxies.
+ */
+function withoutMethodNames(text: string): string {
+  return text.replace(/\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g, ' ');
 }
 
 function tagWords(name: string, tag: TagModel | undefined): string {

@@ -64,7 +64,7 @@ export class OperationSearch {
   private readonly documentFrequency: Map<string, number>;
   /** Each operation's summary as terms, made when first needed. */
   private readonly summaryTerms: Array<Set<string> | undefined> = [];
-  /** Each operation's ranking factors that do not depend on the request (see simplicity). */
+  /** Each operation's ranking factors that do not depend on the request: path simplicity, deprecation. */
   private readonly simplicity: number[];
 
   private constructor(private readonly file: SearchIndexFile) {
@@ -82,7 +82,7 @@ export class OperationSearch {
         return row;
       }),
     );
-    this.simplicity = file.operations.map((op) => simplicity(op.path));
+    this.simplicity = file.operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
   }
 
   static load(file: SearchIndexFile): OperationSearch {
@@ -232,12 +232,16 @@ export class OperationSearch {
    */
   private intentPrior(concepts: readonly Concept[], question: boolean, plural: boolean): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
+    // Deleting is what a request least often means without saying so: of siblings that match alike, the
+    // delete ranks last unless the request asks to delete or to end something (DELETE_TERMS, or their synonyms).
+    const unasked = said(DELETE_TERMS) ? 1 : UNASKED_DELETE;
+    const writes = (doc: number) => (this.file.operations[doc]!.method === 'DELETE' ? unasked : 1);
     // In a question, a write word is mostly a state ("which PRs are open?").
-    if (!question && said(WRITE_TERMS)) return () => 1;
-    if (!question && !plural && !said(READ_TERMS)) return () => 1;
+    if (!question && said(WRITE_TERMS)) return writes;
+    if (!question && !plural && !said(READ_TERMS)) return writes;
     return (doc) => {
       const op = this.file.operations[doc]!;
-      if (op.method !== 'GET') return 1;
+      if (op.method !== 'GET') return writes(doc);
       return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
     };
   }
@@ -297,6 +301,7 @@ const RERANKED = 50;
 const READ_PREFERENCE = 1.25;
 const SEGMENT_PENALTY = 0.05;
 const ITEM_PREFERENCE = 1.15;
+const DEPRECATED_PREFERENCE = 0.8;
 
 /**
  * Whether a request names one item: a bare number ("issue 42", not "$25", "20%" or "50Gi") or an
@@ -309,6 +314,9 @@ const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
 const READ_TERMS = new Set(['list', 'get'].map(stemWord));
+/** Verbs that end or undo something, which APIs often do with DELETE (cancel a subscription, disable alerts, unfollow). */
+const DELETE_TERMS = new Set(['delete', 'cancel', 'revoke', 'disable', 'disconnect', 'unfollow', 'unlock', 'unassign'].map(stemWord));
+const UNASKED_DELETE = 0.7;
 
 /** A request that asks rather than tells: it ends with "?" or opens with a question word (HINT_WORDS). */
 function isQuestion(query: string, concepts: readonly Concept[]): boolean {
