@@ -86,7 +86,7 @@ export class OperationSearch {
   }
 
   static load(file: SearchIndexFile): OperationSearch {
-    if (file.format !== 3 || file.fields.join() !== FIELDS.join()) throw new Error(`search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 3 with fields ${FIELDS.join()} (regenerate the project)`);
+    if (file.format !== 4 || file.fields.join() !== FIELDS.join()) throw new Error(`search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 4 with fields ${FIELDS.join()} (regenerate the project)`);
     return new OperationSearch(file);
   }
 
@@ -153,7 +153,9 @@ export class OperationSearch {
   private synonymWeight(term: string, synonym: string, weight: number): number {
     const own = this.documentFrequency.get(term);
     if (own === undefined) return weight;
-    return weight * Math.min(1, this.idf(own) / this.idf(this.documentFrequency.get(synonym) ?? 1));
+    // A phrase is as rare as its rarest term.
+    const rarest = Math.min(...synonym.split(' ').map((t) => this.documentFrequency.get(t) ?? 1));
+    return weight * Math.min(1, this.idf(own) / this.idf(rarest));
   }
 
   private idf(df: number): number {
@@ -175,7 +177,7 @@ export class OperationSearch {
     for (const concept of concepts) {
       const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
       const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose ? 'loose' : 'prefix', filter);
-      const viaSynonym = concept.synonyms.size === 0 ? new Map<number, Scored>() : this.scores([...concept.synonyms.keys()], scaled(concept.synonyms, base), 'exact', filter, SYNONYM_FIELDS);
+      const viaSynonym = this.synonymScores(concept, base, filter);
       const best = new Map(direct);
       for (const [doc, match] of viaSynonym) {
         const own = best.get(doc);
@@ -200,6 +202,25 @@ export class OperationSearch {
       .map(({ doc, score, matched }) => ({ doc, score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, matched)) }))
       .sort(byScore)
       .slice(0, limit);
+  }
+
+  /**
+   * Each operation's match through the concept's synonyms: its best synonym, and a share of the others.
+   * Synonyms are matched one at a time: an operation that says "promotion code" and "discount" is a little
+   * more of a coupon than one that says only one of them, not as much more as the two scores added up.
+   */
+  private synonymScores(concept: Concept, base: number, filter: ((doc: number) => boolean) | undefined): Map<number, Scored> {
+    const best = new Map<number, Scored & { others: number }>();
+    for (const [synonym, weight] of concept.synonyms) {
+      const terms = synonym.split(' ');
+      for (const [doc, match] of this.scores(terms, new Map(terms.map((t) => [t, weight * base])), 'exact', filter, SYNONYM_FIELDS)) {
+        const seen = best.get(doc);
+        if (!seen) best.set(doc, { ...match, others: 0 });
+        else if (match.score > seen.score) best.set(doc, { score: match.score, terms: [...seen.terms, ...match.terms], others: seen.others + seen.score });
+        else { seen.others += match.score; seen.terms.push(...match.terms); }
+      }
+    }
+    return new Map([...best].map(([doc, m]) => [doc, { score: m.score + OTHER_SYNONYMS_SHARE * m.others, terms: m.terms }]));
   }
 
   /**
@@ -292,10 +313,8 @@ interface Candidate {
   matched: Set<string>;
 }
 
-function scaled(weights: ReadonlyMap<string, number>, factor: number): Map<string, number> {
-  return new Map([...weights].map(([t, w]) => [t, w * factor]));
-}
-
+/** How much the synonyms after an operation's best one add to its match (synonymScores). */
+const OTHER_SYNONYMS_SHARE = 0.3;
 const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
 const RERANKED = 50;
 const READ_PREFERENCE = 1.25;

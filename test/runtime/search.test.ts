@@ -118,4 +118,16 @@ describe('operation search', () => {
     const local = OperationSearch.load(buildSearchIndex(docs, []));
     expect(local.operation(local.search('list pods', 1)[0]!.doc).name).toBe('pods_list');
   });
+
+  it('matches a synonym of several words as one, and several synonyms count less than the word itself', () => {
+    const docs = [
+      doc('promotion_codes_create', 'POST', '/promotion_codes', 'A promotion code points to a coupon discount'),
+      doc('coupons_create', 'POST', '/coupons', 'You can create coupons easily via the coupon management page of the dashboard'),
+    ];
+    const { bridge } = buildSearchIndex(docs, []);
+    expect(bridge['coupon']).toContainEqual(['promot code', 1]);
+    const local = OperationSearch.load(buildSearchIndex(docs, []));
+    expect(local.operation(local.search('make a 20% off coupon', 1)[0]!.doc).name).toBe('coupons_create');
+  });
 });
+
