@@ -119,8 +119,8 @@ export class OperationSearch {
   private request(query: string): Request {
     const said = words(withoutValues(query));
     const concepts = this.concepts(said);
-    const question = isQuestion(query, concepts);
-    return { concepts, question, prior: this.intentPrior(concepts, question, said.some(isPlural)), specific: namesOne(query) };
+    const question = isQuestion(query);
+    return { concepts, question, prior: this.intentPrior(concepts, question, said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w)))), specific: namesOne(query) };
   }
 
   /** The request's words, each with the synonyms the API uses. */
@@ -259,6 +259,10 @@ export class OperationSearch {
     const writes = (doc: number) => (this.file.operations[doc]!.method === 'DELETE' ? unasked : 1);
     // In a question, a write word is mostly a state ("which PRs are open?").
     if (!question && said(WRITE_TERMS)) return writes;
+    // A request told with a verb that does something ("follow torvalds", "fork the repo") leans away from reads.
+    if (!question && concepts.some((c) => c.action && ![...c.synonyms.keys()].some((t) => READ_VERBS.has(t)) && !READ_VERBS.has(c.term))) {
+      return (doc) => (this.file.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
+    }
     if (!question && !plural && !said(READ_TERMS)) return writes;
     return (doc) => {
       const op = this.file.operations[doc]!;
@@ -333,16 +337,22 @@ const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
 const READ_TERMS = new Set(['list', 'get'].map(stemWord));
+/** Heads of ACTION_SYNONYMS that read: a request with any other verb asks for something to be done. */
+const READ_VERBS = new Set(['list', 'get', 'search', 'count', 'check', 'download', 'compare'].map(stemWord));
 /** Verbs that end or undo something, which APIs often do with DELETE (cancel a subscription, disable alerts, unfollow). */
 const DELETE_TERMS = new Set(['delete', 'cancel', 'revoke', 'disable', 'disconnect', 'unfollow', 'unlock', 'unassign'].map(stemWord));
 const UNASKED_DELETE = 0.7;
 
-/** A request that asks rather than tells: it ends with "?" or opens with a question word (HINT_WORDS). */
-function isQuestion(query: string, concepts: readonly Concept[]): boolean {
-  return /\?\s*$/.test(query) || concepts.some((c) => c.hint && READ_TERMS.has(c.term));
+/** A request that asks rather than tells: it ends with "?" or opens with a question word ("someone who left" does not ask). */
+function isQuestion(query: string): boolean {
+  return /\?\s*$/.test(query) || QUESTION_OPENING.test(query);
 }
+const QUESTION_OPENING = /^\s*(which|what|who|whose|where|when|how|is|are|do|does|did|can|could|has|have)\b/i;
 
-/** "pods", "branches", "policies": a word whose stem drops a plural ending (not "status", "access", "analysis"). */
+/**
+ * "pods", "branches", "policies": a word whose stem drops a plural ending (not "status", "access", "analysis").
+ * The request method checks that the API knows the word: "torvalds" and "postgres" are names.
+ */
 function isPlural(word: string): boolean {
   return word.length > 3 && /[^su]s$|[^s]es$/.test(word) && !/(ss|us|is)$/.test(word) && analyze(word)[0] !== word;
 }

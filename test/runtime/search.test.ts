@@ -129,5 +129,13 @@ describe('operation search', () => {
     const local = OperationSearch.load(buildSearchIndex(docs, []));
     expect(local.operation(local.search('make a 20% off coupon', 1)[0]!.doc).name).toBe('coupons_create');
   });
+
+  it('a request told with a doing verb leans to writes; a name that looks plural does not ask for a list', () => {
+    const docs = [doc('followers_list', 'GET', '/users/{username}/followers', 'List followers of a user'), doc('users_follow', 'PUT', '/user/following/{username}', 'Follow a user')];
+    const local = OperationSearch.load(buildSearchIndex(docs, []));
+    const first = (query: string) => local.operation(local.search(query, 1)[0]!.doc).name;
+    expect(first('follow torvalds')).toBe('users_follow');
+    expect(first('who follows torvalds?')).toBe('followers_list');
+  });
 });
 
