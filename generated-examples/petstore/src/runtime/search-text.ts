@@ -14,11 +14,12 @@ const MAX_CACHED_STEMS = 50_000;
 /**
  * Words that say nothing about which operation is meant: English function words, and the words people wrap
  * a request in ("can you please show me my …"). Verbs that do carry intent (show, get, find) are not here:
- * the vocabulary bridge maps them.
+ * the vocabulary bridge maps them. Nor is "all": it names a scope APIs name too ("List all customers",
+ * "list pods for all namespaces").
  */
 const STOP_WORDS = new Set(
   (
-    'a about above after again all also am an and any are as at be been being below both but by can could did do does doing done ' +
+    'a about above after again also am an and any are as at be been being below both but by can could did do does doing done ' +
     'each either every for from had has have having he her here hers him his how i if in into is it its itself just let lets like ' +
     'may me might mine more most must my myself need needs no nor not now of off on once only or other our ours out over own please ' +
     'same she should so some such than that the their theirs them then there these they this those through to too under until up ' +

@@ -5,7 +5,7 @@
  * the generator never loads the search library.
  */
 import { analyze, fieldTerms } from './search-text.js';
-import { ACTION_SYNONYMS, THING_SYNONYMS } from './search-vocabulary.js';
+import { ACTION_SYNONYMS, STATE_CHANGES, THING_SYNONYMS } from './search-vocabulary.js';
 
 /** The indexed fields and how much a match in each counts. */
 export const FIELD_BOOSTS = {
@@ -33,6 +33,8 @@ export interface OperationSummary {
   /** Arguments the call must supply. */
   required: string[];
   group: string;
+  /** Deprecated in the spec or in its own words: it ranks below a current operation that matches as well. */
+  deprecated?: true;
 }
 
 /** A browsable set of operations: a tag, or a path resource; large ones are split by sub-resource. */
@@ -51,7 +53,7 @@ export interface SearchDocument {
 
 /** search-index.json. */
 export interface SearchIndexFile {
-  format: 3;
+  format: 4;
   /** The indexed fields, in the order of each document's entries. */
   fields: SearchField[];
   /**
@@ -60,7 +62,10 @@ export interface SearchIndexFile {
    * long as loading a serialized index, and the generator does not spend its time or the file's bytes on one.
    */
   documents: string[][];
-  /** Query term → the index terms it also searches (its synonyms that the API uses), with their weights. */
+  /**
+   * Query term → what it also searches (its synonyms that the API uses), with their weights. A synonym of
+   * several words ("promotion code" for coupon) is its terms joined by spaces, matched together.
+   */
   bridge: Record<string, Array<[term: string, weight: number]>>;
   /** Every operation's summary, by catalog index. */
   operations: OperationSummary[];
@@ -80,25 +85,25 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
     return terms;
   };
   const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
-  return { format: 3, fields: FIELDS, documents, bridge: bridgeFor(vocabulary), operations: docs.map((d) => d.operation), groups: [...groups] };
+  return { format: 4, fields: FIELDS, documents, bridge: bridgeFor(vocabulary), operations: docs.map((d) => d.operation), groups: [...groups] };
 }
 
 /**
  * The synonym tables restricted to one API: for each query term, the terms it also searches that the
  * index contains. An action's member searches for its head fully, the head for its members at half weight;
- * the words of a thing set search for each other fully. Phrases count term by term.
+ * a verb that changes a thing's state searches for update at a low weight (STATE_CHANGES); the words of a
+ * thing set search for each other fully. A phrase keeps the terms of it that the API uses, matched together.
  */
 function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
   const related = new Map<string, Map<string, number>>();
   const relate = (from: readonly string[], to: readonly string[], weight: number) => {
     if (from.length !== 1) return; // a query phrase is not looked up by one of its terms
     const source = from[0]!;
-    for (const target of to) {
-      if (target === source || !vocabulary.has(target)) continue;
-      let targets = related.get(source);
-      if (!targets) related.set(source, (targets = new Map()));
-      targets.set(target, Math.max(targets.get(target) ?? 0, weight));
-    }
+    const target = to.filter((term) => term !== source && vocabulary.has(term)).join(' ');
+    if (target === '') return;
+    let targets = related.get(source);
+    if (!targets) related.set(source, (targets = new Map()));
+    targets.set(target, Math.max(targets.get(target) ?? 0, weight));
   };
   for (const [head, members] of Object.entries(ACTION_SYNONYMS)) {
     const headTerms = analyze(head);
@@ -108,6 +113,8 @@ function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
       relate(headTerms, memberTerms, HEAD_TO_MEMBER_WEIGHT);
     }
   }
+  const update = analyze('update');
+  for (const head of STATE_CHANGES) for (const verb of [head, ...(ACTION_SYNONYMS[head] ?? [])]) relate(analyze(verb), update, STATE_CHANGE_WEIGHT);
   for (const set of THING_SYNONYMS) {
     const termsOf = set.map((entry) => analyze(entry));
     for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to, 1);
@@ -120,3 +127,4 @@ function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
 }
 
 const HEAD_TO_MEMBER_WEIGHT = 0.5;
+const STATE_CHANGE_WEIGHT = 0.5;

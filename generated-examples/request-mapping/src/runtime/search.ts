@@ -64,7 +64,7 @@ export class OperationSearch {
   private readonly documentFrequency: Map<string, number>;
   /** Each operation's summary as terms, made when first needed. */
   private readonly summaryTerms: Array<Set<string> | undefined> = [];
-  /** Each operation's ranking factors that do not depend on the request (see simplicity). */
+  /** Each operation's ranking factors that do not depend on the request: path simplicity, deprecation. */
   private readonly simplicity: number[];
 
   private constructor(private readonly file: SearchIndexFile) {
@@ -82,11 +82,11 @@ export class OperationSearch {
         return row;
       }),
     );
-    this.simplicity = file.operations.map((op) => simplicity(op.path));
+    this.simplicity = file.operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
   }
 
   static load(file: SearchIndexFile): OperationSearch {
-    if (file.format !== 3 || file.fields.join() !== FIELDS.join()) throw new Error(`search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 3 with fields ${FIELDS.join()} (regenerate the project)`);
+    if (file.format !== 4 || file.fields.join() !== FIELDS.join()) throw new Error(`search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 4 with fields ${FIELDS.join()} (regenerate the project)`);
     return new OperationSearch(file);
   }
 
@@ -119,8 +119,8 @@ export class OperationSearch {
   private request(query: string): Request {
     const said = words(withoutValues(query));
     const concepts = this.concepts(said);
-    const question = isQuestion(query, concepts);
-    return { concepts, question, prior: this.intentPrior(concepts, question, said.some(isPlural)), specific: namesOne(query) };
+    const question = isQuestion(query);
+    return { concepts, question, prior: this.intentPrior(concepts, question, said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w)))), specific: namesOne(query) };
   }
 
   /** The request's words, each with the synonyms the API uses. */
@@ -153,7 +153,9 @@ export class OperationSearch {
   private synonymWeight(term: string, synonym: string, weight: number): number {
     const own = this.documentFrequency.get(term);
     if (own === undefined) return weight;
-    return weight * Math.min(1, this.idf(own) / this.idf(this.documentFrequency.get(synonym) ?? 1));
+    // A phrase is as rare as its rarest term.
+    const rarest = Math.min(...synonym.split(' ').map((t) => this.documentFrequency.get(t) ?? 1));
+    return weight * Math.min(1, this.idf(own) / this.idf(rarest));
   }
 
   private idf(df: number): number {
@@ -175,7 +177,7 @@ export class OperationSearch {
     for (const concept of concepts) {
       const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
       const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose ? 'loose' : 'prefix', filter);
-      const viaSynonym = concept.synonyms.size === 0 ? new Map<number, Scored>() : this.scores([...concept.synonyms.keys()], scaled(concept.synonyms, base), 'exact', filter, SYNONYM_FIELDS);
+      const viaSynonym = this.synonymScores(concept, base, filter);
       const best = new Map(direct);
       for (const [doc, match] of viaSynonym) {
         const own = best.get(doc);
@@ -200,6 +202,25 @@ export class OperationSearch {
       .map(({ doc, score, matched }) => ({ doc, score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, matched)) }))
       .sort(byScore)
       .slice(0, limit);
+  }
+
+  /**
+   * Each operation's match through the concept's synonyms: its best synonym, and a share of the others.
+   * Synonyms are matched one at a time: an operation that says "promotion code" and "discount" is a little
+   * more of a coupon than one that says only one of them, not as much more as the two scores added up.
+   */
+  private synonymScores(concept: Concept, base: number, filter: ((doc: number) => boolean) | undefined): Map<number, Scored> {
+    const best = new Map<number, Scored & { others: number }>();
+    for (const [synonym, weight] of concept.synonyms) {
+      const terms = synonym.split(' ');
+      for (const [doc, match] of this.scores(terms, new Map(terms.map((t) => [t, weight * base])), 'exact', filter, SYNONYM_FIELDS)) {
+        const seen = best.get(doc);
+        if (!seen) best.set(doc, { ...match, others: 0 });
+        else if (match.score > seen.score) best.set(doc, { score: match.score, terms: [...seen.terms, ...match.terms], others: seen.others + seen.score });
+        else { seen.others += match.score; seen.terms.push(...match.terms); }
+      }
+    }
+    return new Map([...best].map(([doc, m]) => [doc, { score: m.score + OTHER_SYNONYMS_SHARE * m.others, terms: m.terms }]));
   }
 
   /**
@@ -232,12 +253,20 @@ export class OperationSearch {
    */
   private intentPrior(concepts: readonly Concept[], question: boolean, plural: boolean): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
+    // Deleting is what a request least often means without saying so: of siblings that match alike, the
+    // delete ranks last unless the request asks to delete or to end something (DELETE_TERMS, or their synonyms).
+    const unasked = said(DELETE_TERMS) ? 1 : UNASKED_DELETE;
+    const writes = (doc: number) => (this.file.operations[doc]!.method === 'DELETE' ? unasked : 1);
     // In a question, a write word is mostly a state ("which PRs are open?").
-    if (!question && said(WRITE_TERMS)) return () => 1;
-    if (!question && !plural && !said(READ_TERMS)) return () => 1;
+    if (!question && said(WRITE_TERMS)) return writes;
+    // A request told with a verb that does something ("follow torvalds", "fork the repo") leans away from reads.
+    if (!question && concepts.some((c) => c.action && ![...c.synonyms.keys()].some((t) => READ_VERBS.has(t)) && !READ_VERBS.has(c.term))) {
+      return (doc) => (this.file.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
+    }
+    if (!question && !plural && !said(READ_TERMS)) return writes;
     return (doc) => {
       const op = this.file.operations[doc]!;
-      if (op.method !== 'GET') return 1;
+      if (op.method !== 'GET') return writes(doc);
       return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
     };
   }
@@ -288,15 +317,14 @@ interface Candidate {
   matched: Set<string>;
 }
 
-function scaled(weights: ReadonlyMap<string, number>, factor: number): Map<string, number> {
-  return new Map([...weights].map(([t, w]) => [t, w * factor]));
-}
-
+/** How much the synonyms after an operation's best one add to its match (synonymScores). */
+const OTHER_SYNONYMS_SHARE = 0.3;
 const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
 const RERANKED = 50;
 const READ_PREFERENCE = 1.25;
 const SEGMENT_PENALTY = 0.05;
 const ITEM_PREFERENCE = 1.15;
+const DEPRECATED_PREFERENCE = 0.8;
 
 /**
  * Whether a request names one item: a bare number ("issue 42", not "$25", "20%" or "50Gi") or an
@@ -309,13 +337,22 @@ const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
 const READ_TERMS = new Set(['list', 'get'].map(stemWord));
+/** Heads of ACTION_SYNONYMS that read: a request with any other verb asks for something to be done. */
+const READ_VERBS = new Set(['list', 'get', 'search', 'count', 'check', 'download', 'compare'].map(stemWord));
+/** Verbs that end or undo something, which APIs often do with DELETE (cancel a subscription, disable alerts, unfollow). */
+const DELETE_TERMS = new Set(['delete', 'cancel', 'revoke', 'disable', 'disconnect', 'unfollow', 'unlock', 'unassign'].map(stemWord));
+const UNASKED_DELETE = 0.7;
 
-/** A request that asks rather than tells: it ends with "?" or opens with a question word (HINT_WORDS). */
-function isQuestion(query: string, concepts: readonly Concept[]): boolean {
-  return /\?\s*$/.test(query) || concepts.some((c) => c.hint && READ_TERMS.has(c.term));
+/** A request that asks rather than tells: it ends with "?" or opens with a question word ("someone who left" does not ask). */
+function isQuestion(query: string): boolean {
+  return /\?\s*$/.test(query) || QUESTION_OPENING.test(query);
 }
+const QUESTION_OPENING = /^\s*(which|what|who|whose|where|when|how|is|are|do|does|did|can|could|has|have)\b/i;
 
-/** "pods", "branches", "policies": a word whose stem drops a plural ending (not "status", "access", "analysis"). */
+/**
+ * "pods", "branches", "policies": a word whose stem drops a plural ending (not "status", "access", "analysis").
+ * The request method checks that the API knows the word: "torvalds" and "postgres" are names.
+ */
 function isPlural(word: string): boolean {
   return word.length > 3 && /[^su]s$|[^s]es$/.test(word) && !/(ss|us|is)$/.test(word) && analyze(word)[0] !== word;
 }
