@@ -20,7 +20,7 @@ export const TEST_DEPENDENCIES = { client: '2.4.0', vitest: '4.1.12', vite: '8.3
 export const SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 
 /** Files the user owns: written by the first generation only, never listed in the lock, never overwritten. */
-export const USER_OWNED_FILES: readonly string[] = ['src/hooks.ts'];
+export const USER_OWNED_FILES: readonly string[] = ['src/extensions.ts', 'src/hooks.ts'];
 
 export function userOwnedFiles(): EmittedFile[] {
   return USER_OWNED_FILES.map((path) => ({ path, contents: readProjectFile(path) }));
