@@ -28,8 +28,6 @@ export function userOwnedFiles(): EmittedFile[] {
 
 /** Upstream credentials, except the user names and client ids among them, which are not secret. */
 const isSecret = (v: EnvVarDoc) => v.role === 'credential' && !/USERNAME|CLIENT_ID/.test(v.name);
-/** Variables that only matter with --http: not part of the stdio package's registry entry. */
-const HTTP_ONLY = new Set(['PORT', 'HOST', 'MCP_ALLOWED_HOSTS', 'MCP_ALLOWED_ORIGINS', 'MCP_CORS_ORIGINS', 'MCP_SHUTDOWN_TIMEOUT_MS']);
 
 export interface PublishView {
   mcpName: string;
@@ -86,7 +84,7 @@ export function publishFiles(input: PublishInput): EmittedFile[] {
 
 function serverJson({ view, envVars, catalog }: PublishInput): string {
   const environmentVariables = envVars
-    .filter((v) => !HTTP_ONLY.has(v.name) && v.role !== 'endpoint')
+    .filter((v) => !v.http && v.role !== 'endpoint')
     .map((v) => ({
       name: v.name,
       description: v.description,

@@ -8,7 +8,8 @@
  * transport nor the upstream-auth modules.
  */
 import type { Server } from '@modelcontextprotocol/server';
-import type { CatalogHeader, ToolMode } from './catalog.js';
+import type { CatalogHeader } from './catalog.js';
+import { readEnv } from './environment.js';
 import type { SearchIndexFile } from './search.js';
 import { readConfig, type RuntimeConfig } from './config.js';
 import type { Extensions } from './extensions.js';
@@ -73,12 +74,12 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   }
   const registry = new ToolRegistry({ header: catalog, tools });
   const extensions = serveExtensions(options, registry.names());
-  const mode = toolMode(env['MCP_TOOL_MODE'], catalog.toolMode);
+  const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl))));
   const { choice: profiles, problems } = readProfileChoice(env);
   for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
   const deps: CallDeps = { registry, config, env, log, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.hooks ? { hooks: options.hooks } : {}) };
-  const serve: ServeOptions = { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']), profiles, extensions };
+  const serve: ServeOptions = { mode, searchIndex, pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'), profiles, extensions };
   log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
 
   // Per-caller credentials only exist over HTTP: the HTTP factory builds its upstream auth up front (a bad
@@ -138,18 +139,6 @@ function describeCallerCredentials(
   if (endpointProtected && [...auth.callerHeaders.values()].includes('authorization')) {
     log.warn('the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint');
   }
-}
-
-/** Above this many tools, tools/list is paged (the SDK's clients follow cursors; MCP_TOOLS_PAGE_SIZE=0 turns it off). */
-const DEFAULT_PAGE_SIZE = 500;
-
-function toolMode(raw: string | undefined, fallback: ToolMode): ToolMode {
-  return raw === 'all' || raw === 'dynamic' || raw === 'hybrid' ? raw : fallback;
-}
-
-function pageSize(raw: string | undefined): number {
-  const n = raw === undefined ? NaN : Number(raw);
-  return Number.isInteger(n) && n >= 0 ? n : DEFAULT_PAGE_SIZE;
 }
 
 function lazy<T>(load: () => T): () => T {
