@@ -185,6 +185,15 @@ describe('regeneration', () => {
     }
   });
 
+  it('keeps them with --force into a folder whose lock is gone', async () => {
+    const owned = [...examples.keys(), 'src/hooks.ts'];
+    const before = new Map(owned.map((file) => [file, readFileSync(join(project.dir, file), 'utf8')]));
+    rmSync(join(project.dir, 'openapi-to-mcp.lock.json'));
+    await expect(generate({ spec: SPEC, out: project.dir, validate: false })).rejects.toThrow(/not empty/);
+    await generate({ spec: SPEC, out: project.dir, validate: false, force: true });
+    for (const [file, contents] of before) expect(readFileSync(join(project.dir, file), 'utf8')).toBe(contents);
+  });
+
   it('writes src/extensions.ts again when the owner deleted it', async () => {
     rmSync(join(project.dir, 'src', 'extensions.ts'));
     await generate({ spec: SPEC, out: project.dir, validate: false });

@@ -121,6 +121,18 @@ describe('createServer', () => {
     await expect(createServer({ catalogUrl, env: {}, resources: [usage, usage] })).rejects.toThrow('extension resource notes://x is given twice');
   });
 
+  it('lists owner tools to a client profile lowered like the generated ones, and calls them with the lowered arguments', async () => {
+    const upstream = recordingFetch();
+    const client = await connect({ tools: [petName], fetch: upstream.fetch, logger: recordingLogger().logger, env: { API_BASE_URL: 'http://petstore.test/api', API_KEY: SECRET, MCP_CLIENT_PROFILE: 'openai-strict' } });
+    try {
+      const listed = (await client.listTools()).tools.find((t) => t.name === 'pet_name');
+      expect(listed?.inputSchema).toMatchObject({ additionalProperties: false, required: ['petId'] });
+      expect(text(await client.callTool({ name: 'pet_name', arguments: { petId: 3 } }))).toBe('Tom');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('advertises resources and prompts only when the owner gave some', async () => {
     const client = await connect({});
     try {
