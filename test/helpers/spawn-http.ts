@@ -62,7 +62,8 @@ export async function startAppServer(script: string, env: Record<string, string>
   }
 }
 
-function freePort(): Promise<number> {
+/** A port that was free a moment ago (nothing listens on it now). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createNetServer();
     server.once('error', reject);

@@ -113,9 +113,10 @@ describe('createServer', () => {
     }
   });
 
-  it('refuses an owner tool named like a generated tool, and names given twice', async () => {
+  it('refuses an owner tool named like a generated tool or a meta-tool, and names given twice', async () => {
     const clash: ExtraTool = { ...failing, name: 'getPetById' };
     await expect(createServer({ catalogUrl, env: {}, tools: [clash] })).rejects.toThrow('extension tool getPetById: a generated tool already has this name');
+    await expect(createServer({ catalogUrl, env: {}, tools: [{ ...failing, name: 'search_operations' }] })).rejects.toThrow('extension tool search_operations: a generated tool already has this name');
     await expect(createServer({ catalogUrl, env: {}, tools: [failing, failing] })).rejects.toThrow('extension tool failing is given twice');
     const usage = { uri: 'notes://x', name: 'x', read: () => [] };
     await expect(createServer({ catalogUrl, env: {}, resources: [usage, usage] })).rejects.toThrow('extension resource notes://x is given twice');

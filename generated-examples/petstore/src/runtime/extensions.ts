@@ -11,9 +11,11 @@ import {
   type PromptArgument,
   type ReadResourceResult,
   type Server,
-  type Tool,
 } from '@modelcontextprotocol/server';
+import type { ToolAnnotations } from './catalog.js';
+import type { ListedTool } from './listing.js';
 import type { Logger } from './log.js';
+import { META_TOOL_NAMES } from './meta-definitions.js';
 
 /** What an owner's tool, resource or prompt is given besides its arguments. */
 export interface ExtensionContext {
@@ -36,7 +38,7 @@ export interface ExtraTool<Args extends Record<string, unknown> = Record<string,
   description: string;
   /** JSON Schema (2020-12) of the arguments: they are validated against it before `run` is called. */
   inputSchema: { type: 'object'; [keyword: string]: unknown };
-  annotations?: Tool['annotations'];
+  annotations?: ToolAnnotations;
   run(args: Args, ctx: ExtensionContext): CallToolResult | Promise<CallToolResult>;
 }
 
@@ -70,9 +72,9 @@ export interface ServedExtensions {
   prompts: ReadonlyMap<string, ExtraPrompt>;
 }
 
-/** Throws when a name or URI repeats, or when an owner's tool takes the name of a generated one. */
+/** Throws when a name or URI repeats, or when an owner's tool takes the name of a generated tool or meta-tool. */
 export function serveExtensions(extensions: Extensions, generatedToolNames: readonly string[]): ServedExtensions {
-  const taken = new Set(generatedToolNames);
+  const taken = new Set([...generatedToolNames, ...META_TOOL_NAMES]);
   const tools = keyed('tool', extensions.tools ?? [], (t) => t.name);
   for (const name of tools.keys()) {
     if (taken.has(name)) throw new Error(`extension tool ${name}: a generated tool already has this name`);
@@ -95,13 +97,13 @@ function keyed<T>(kind: string, items: readonly T[], keyOf: (item: T) => string)
 }
 
 /** The owner's tools as tools/list shows them. */
-export function listedExtraTools(served: ServedExtensions): Tool[] {
+export function listedExtraTools(served: ServedExtensions): ListedTool[] {
   return [...served.tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({
     name,
     ...(title ? { title } : {}),
     description,
     inputSchema,
-    ...(annotations ? { annotations } : {}),
+    annotations: annotations ?? {},
   }));
 }
 

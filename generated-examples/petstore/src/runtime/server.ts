@@ -159,7 +159,7 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
   const { listing } = profileMode(deps.registry.catalog, names, options.mode, profile);
   const { direct, meta } = listing;
   const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
-  const extraTools = listedExtraTools(options.extensions ?? NO_EXTENSIONS) as ListedTool[];
+  const extraTools = listedExtraTools(options.extensions ?? NO_EXTENSIONS);
   const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool })), ...extraTools.map((tool) => ({ tool }))];
   const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
   if (!profile.rules) {
@@ -177,8 +177,8 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
     return found;
   };
   const listedByName = (name: string): ListedTool | undefined => {
-    const metaTool = metaByName.get(name) ?? extraTools.find((t) => t.name === name);
-    if (metaTool) return metaTool;
+    const notFromCatalog = metaByName.get(name) ?? extraTools.find((t) => t.name === name);
+    if (notFromCatalog) return notFromCatalog;
     const index = deps.registry.indexOf(name);
     return index < 0 ? undefined : deps.registry.listedAt(index);
   };
