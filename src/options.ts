@@ -1,7 +1,7 @@
 /** User options → fully defaulted options, resolved once. The CLI and the programmatic API both go through here. */
 import { CallerCredentialsError, parseCallerCredentials } from '../templates/runtime/caller-credentials.js';
 import type { CallerCredentialsConfig, ToolMode } from '../templates/runtime/catalog.js';
-import { isProfileName, PROFILE_NAMES, type ProfileName } from '../templates/runtime/profiles.js';
+import { isProfileName, PROFILE_NAMES, type ProfileName } from '../templates/runtime/profile-names.js';
 
 export interface UserOptions {
   /** Spec file path or http(s) URL. */

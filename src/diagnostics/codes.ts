@@ -1,6 +1,8 @@
 /**
  * Every diagnostic code the generator can emit, with what it means and how to fix it. A code that is not
- * listed here does not type-check, so no diagnostic ships undocumented. The README's table is built from this.
+ * listed here does not type-check, so no diagnostic ships undocumented. `npm run readme:update` writes the README's
+ * table from this (test/unit/diagnostic-codes.test.ts fails when it is stale); each code has a fixture in
+ * fixtures/invalid/ (test/unit/diagnostic-fixtures.test.ts).
  */
 export const DIAGNOSTIC_CODES = {
   OTM_LOAD_FAILED: { title: 'The spec could not be read', fix: 'Check the path or URL and that the file is YAML or JSON.' },

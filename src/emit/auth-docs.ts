@@ -1,34 +1,6 @@
-/** What the generated README and .env.example say about authentication: upstream, per caller, and the endpoint. */
-import { CALLER_CREDENTIALS_ENV, callerHeaderMap, defaultCallerHeader } from '../../templates/runtime/caller-credentials.js';
+/** What the generated README says about authentication: upstream, per caller, and the endpoint. */
+import { callerHeaderMap, defaultCallerHeader } from '../../templates/runtime/caller-credentials.js';
 import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
-import { ENDPOINT_AUTH_ENV } from '../../templates/runtime/endpoint-auth-config.js';
-import type { EnvVarDoc } from './env-vars.js';
-
-export function endpointAuthVariables(catalog: Catalog): EnvVarDoc[] {
-  const endpoint = (name: string, description: string, example = ''): EnvVarDoc => ({ name, required: false, description, example, role: 'endpoint' });
-  return [
-    endpoint(
-      CALLER_CREDENTIALS_ENV,
-      `Per-caller upstream credentials over HTTP: \`off\`, \`headers\` (each scheme from its \`X-Upstream-<Scheme>\` header) or \`scheme=Header,…\` (default: ${describeCallerConfig(catalog)}).`,
-      describeCallerConfig(catalog),
-    ),
-    endpoint(ENDPOINT_AUTH_ENV.staticTokens, 'Comma-separated bearer tokens the HTTP endpoint accepts; without it (and without MCP_OAUTH_ISSUER) the endpoint is open.'),
-    endpoint(ENDPOINT_AUTH_ENV.issuer, 'OAuth 2.1 resource-server mode: the authorization server that issues tokens for this endpoint (advertised in the Protected Resource Metadata).', 'https://auth.example.com'),
-    endpoint(ENDPOINT_AUTH_ENV.introspectionUrl, 'Token introspection endpoint (RFC 7662) used to verify tokens; required with MCP_OAUTH_ISSUER.', 'https://auth.example.com/oauth2/introspect'),
-    endpoint(ENDPOINT_AUTH_ENV.clientId, "This server's client id at the introspection endpoint."),
-    endpoint(ENDPOINT_AUTH_ENV.clientSecret, "This server's client secret at the introspection endpoint."),
-    endpoint(ENDPOINT_AUTH_ENV.resourceUrl, 'Public URL of the MCP endpoint, the `resource` of the metadata (default http://HOST:PORT/mcp).', 'https://mcp.example.com/mcp'),
-    endpoint(ENDPOINT_AUTH_ENV.audience, "What a token's `aud` must contain (default: the resource URL)."),
-    endpoint(ENDPOINT_AUTH_ENV.scopes, 'Space-separated scopes every token must carry (403 insufficient_scope otherwise).'),
-  ];
-}
-
-function describeCallerConfig(catalog: Catalog): string {
-  const config = catalog.callerCredentials;
-  if (!config || config.mode === 'off') return 'off';
-  if (!config.map) return 'headers';
-  return Object.entries(config.map).map(([scheme, header]) => `${scheme}=${header}`).join(',') || 'off';
-}
 
 export interface AuthView {
   schemes: Array<{ name: string; sent: string; variables: string }>;

@@ -1,7 +1,9 @@
-/** Every environment variable the generated server reads, for README and .env.example. */
+/**
+ * Every environment variable the generated server reads, for the README, .env.example and server.json: the
+ * runtime's own table (templates/runtime/environment.ts) and each security scheme's credentials.
+ */
 import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
-import { CLIENT_PROFILE_ENV, CLIENT_PROFILES_ENV, PROFILE_NAMES } from '../../templates/runtime/profiles.js';
-import { endpointAuthVariables } from './auth-docs.js';
+import { ENV, type Doc, type EnvVariable } from '../../templates/runtime/environment.js';
 
 export interface EnvVarDoc {
   name: string;
@@ -13,36 +15,39 @@ export interface EnvVarDoc {
    * endpoint: HTTP-only settings of the MCP endpoint itself (not part of a stdio registration).
    */
   role?: 'credential' | 'endpoint';
+  /** Read by the HTTP transport only (not part of a stdio registration). */
+  http?: boolean;
 }
 
+/** The runtime's variables in the table's order, each scheme's credentials after API_BASE_URL. */
 export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
-  const vars: EnvVarDoc[] = [
-    {
-      name: 'API_BASE_URL',
-      required: !catalog.baseUrl,
-      description: catalog.baseUrl ? `Upstream base URL (default ${catalog.baseUrl}).` : 'Upstream base URL. Required: the spec names no usable server.',
-      example: catalog.baseUrl ?? 'https://api.example.com',
-    },
-  ];
-  for (const s of catalog.securitySchemes) vars.push(...schemeVariables(s));
-  vars.push(
-    { name: 'API_TIMEOUT_MS', required: false, description: 'Time budget of one upstream call in milliseconds, retries and redirects included (default 30000).', example: '30000' },
-    { name: 'API_MAX_RETRIES', required: false, description: 'Retries after HTTP 429/502/503/504 for idempotent methods, honouring Retry-After (default 2; 0 turns them off).', example: '2' },
-    { name: 'API_MAX_RESPONSE_BYTES', required: false, description: 'Response bytes returned to the model before truncation (default 100000).', example: '100000' },
-    { name: 'PORT', required: false, description: 'HTTP port with --http (default 3000).', example: '3000' },
-    { name: 'HOST', required: false, description: 'HTTP bind address with --http (default 127.0.0.1).', example: '127.0.0.1' },
-    { name: 'MCP_ALLOWED_HOSTS', required: false, description: 'Comma-separated Host names accepted over HTTP (default: localhost names only).', example: 'mcp.example.com' },
-    { name: 'MCP_ALLOWED_ORIGINS', required: false, description: 'Comma-separated Origin host names accepted over HTTP (default: MCP_ALLOWED_HOSTS, else localhost).', example: 'app.example.com' },
-    { name: 'MCP_CORS_ORIGINS', required: false, description: 'CORS for browser clients over HTTP: comma-separated origins, host names or * (default: off).', example: 'https://app.example.com' },
-    { name: 'MCP_SHUTDOWN_TIMEOUT_MS', required: false, description: 'On SIGTERM, how long running HTTP calls may finish (default 10000).', example: '10000' },
-    { name: 'MCP_TOOL_MODE', required: false, description: `all, dynamic or hybrid: overrides the tool mode chosen at generation (${catalog.toolMode}).`, example: catalog.toolMode },
-    { name: CLIENT_PROFILE_ENV, required: false, description: `Client profile for every client: ${PROFILE_NAMES.join(', ')} (default: chosen per client from its clientInfo name; unknown clients get full schemas).`, example: '' },
-    { name: CLIENT_PROFILES_ENV, required: false, description: 'More clientInfo names and their profiles, comma-separated `name=profile` (added to, or overriding, the built-in table).', example: 'my-agent=openai-strict' },
-    { name: 'MCP_TOOLS_PAGE_SIZE', required: false, description: 'Tools per tools/list page (default 500; 0 = one page).', example: '500' },
-    { name: 'LOG_LEVEL', required: false, description: 'debug, info, warn or error (default info); logs go to stderr.', example: 'info' },
-    ...endpointAuthVariables(catalog),
-  );
-  return vars;
+  const [baseUrl, ...settings] = Object.entries(ENV).map(([name, declared]) => documented(name, declared, catalog));
+  return [baseUrl!, ...catalog.securitySchemes.flatMap(schemeVariables), ...settings];
+}
+
+function documented(name: string, declared: EnvVariable<unknown>, catalog: Catalog): EnvVarDoc {
+  const text = (doc: Doc) => (typeof doc === 'string' ? doc : doc(catalog));
+  const defaultText = declared.defaultDoc === undefined ? plainDefault(declared.default) : text(declared.defaultDoc);
+  return {
+    name,
+    required: declared.required?.(catalog) ?? false,
+    description: withDefault(text(declared.description), defaultText),
+    example: text(declared.example),
+    ...(declared.endpoint ? { role: 'endpoint' as const } : {}),
+    ...(declared.http ? { http: true } : {}),
+  };
+}
+
+/** Numbers and words are said as they are; empty lists and absent values say nothing. */
+function plainDefault(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'string' ? String(value) : '';
+}
+
+/** `… (default 30000).`, or `… (default: localhost names only).` for a default said in words. */
+function withDefault(description: string, defaultText: string): string {
+  if (!defaultText) return description;
+  const said = /\s/.test(defaultText) ? `default: ${defaultText}` : `default ${defaultText}`;
+  return description.replace(/\.?$/, ` (${said}).`);
 }
 
 function schemeVariables(s: CatalogSecurityScheme): EnvVarDoc[] {

@@ -91,6 +91,7 @@ export async function planProject(api: ApiModel, tools: readonly ToolModel[], op
     { path: 'catalog.json', contents: catalogFileText(catalog) },
     { path: 'tools-list.json', contents: serializedListingText(listed) },
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
+    { path: 'src/server.ts', contents: renderTemplate('src/server.ts.hbs', view) },
     { path: 'src/tools.ts', contents: await toolNamesModule(tools, header) },
     ...runtimeFiles(),
     ...publishFiles({ api, tools, catalog, envVars, view }),

@@ -20,7 +20,7 @@ export const TEST_DEPENDENCIES = { client: '2.4.0', vitest: '4.1.12', vite: '8.3
 export const SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 
 /** Files the user owns: written by the first generation only, never listed in the lock, never overwritten. */
-export const USER_OWNED_FILES: readonly string[] = ['src/hooks.ts'];
+export const USER_OWNED_FILES: readonly string[] = ['src/extensions.ts', 'src/hooks.ts'];
 
 export function userOwnedFiles(): EmittedFile[] {
   return USER_OWNED_FILES.map((path) => ({ path, contents: readProjectFile(path) }));
@@ -28,8 +28,6 @@ export function userOwnedFiles(): EmittedFile[] {
 
 /** Upstream credentials, except the user names and client ids among them, which are not secret. */
 const isSecret = (v: EnvVarDoc) => v.role === 'credential' && !/USERNAME|CLIENT_ID/.test(v.name);
-/** Variables that only matter with --http: not part of the stdio package's registry entry. */
-const HTTP_ONLY = new Set(['PORT', 'HOST', 'MCP_ALLOWED_HOSTS', 'MCP_ALLOWED_ORIGINS', 'MCP_CORS_ORIGINS', 'MCP_SHUTDOWN_TIMEOUT_MS']);
 
 export interface PublishView {
   mcpName: string;
@@ -86,7 +84,7 @@ export function publishFiles(input: PublishInput): EmittedFile[] {
 
 function serverJson({ view, envVars, catalog }: PublishInput): string {
   const environmentVariables = envVars
-    .filter((v) => !HTTP_ONLY.has(v.name) && v.role !== 'endpoint')
+    .filter((v) => !v.http && v.role !== 'endpoint')
     .map((v) => ({
       name: v.name,
       description: v.description,

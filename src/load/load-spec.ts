@@ -4,9 +4,8 @@
  * specs are often slightly invalid and still describe a usable API.
  */
 import type { Diagnostic, Diagnostics } from '../diagnostics/diagnostics.js';
-import { UserError } from '../diagnostics/errors.js';
 import type { SpecDialect } from '../ir/types.js';
-import { readDocument } from './read-document.js';
+import { readDocument, unsupportedVersion } from './read-document.js';
 import { validationDiagnostics } from './validate.js';
 
 export interface LoadedSpec {
@@ -36,12 +35,12 @@ export async function loadSpec(input: string, diags: Diagnostics, options: LoadO
 /** Loads the document, leaving validation for later (the pipeline validates while the helper thread formats). */
 export async function startLoad(input: string, diags: Diagnostics, options: LoadOptions): Promise<StartedLoad> {
   const { document, refs } = await readDocument(input, diags);
-  const dialect = detectDialect(document, diags);
+  const dialect = detectDialect(document);
   const loaded = /^https?:\/\//i.test(input) ? { document, dialect, sourceUrl: input } : { document, dialect };
   return { loaded, validate: async () => (options.validate ? validationDiagnostics(document, refs) : []) };
 }
 
-function detectDialect(document: Record<string, unknown>, diags: Diagnostics): SpecDialect {
+function detectDialect(document: Record<string, unknown>): SpecDialect {
   const swagger = document['swagger'];
   const openapi = document['openapi'];
   if (swagger !== undefined) {
@@ -50,8 +49,5 @@ function detectDialect(document: Record<string, unknown>, diags: Diagnostics): S
     if (openapi.startsWith('3.0')) return 'openapi-3.0';
     if (openapi.startsWith('3.1')) return 'openapi-3.1';
   }
-  const version = String(swagger ?? openapi);
-  const d = { code: 'OTM_UNSUPPORTED_VERSION', severity: 'error', pointer: '#', message: `version ${version}` } as const;
-  diags.add(d);
-  throw new UserError(`Unsupported spec version ${version}: use Swagger 2.0, OpenAPI 3.0.x or 3.1.x`, [d]);
+  throw unsupportedVersion(String(swagger ?? openapi), swagger !== undefined ? '#/swagger' : '#/openapi');
 }

@@ -44,11 +44,19 @@ function isNotOpenApiError(error: unknown): boolean {
   return /is not a valid (Swagger|OpenAPI)|Unsupported (Swagger|OpenAPI) version|not a valid API definition/i.test(errorMessage(error));
 }
 
+/** Not a document this tool reads: an unsupported version of one (swagger-parser says which), or no OpenAPI at all. */
 function notOpenApi(error: unknown): UserError {
   const message = firstLine(errorMessage(error));
+  const version = /Unsupported (Swagger|OpenAPI) version: (\d+(?:\.\d+)*)/.exec(message);
+  if (version) return unsupportedVersion(version[2]!, version[1] === 'Swagger' ? '#/swagger' : '#/openapi');
   return new UserError(`Not an OpenAPI or Swagger document: ${message}`, [
     { code: 'OTM_NOT_OPENAPI', severity: 'error', pointer: '#', message },
   ]);
+}
+
+export function unsupportedVersion(version: string, pointer: string): UserError {
+  const message = `version ${version}`;
+  return new UserError(`Unsupported spec version ${version}: use Swagger 2.0, OpenAPI 3.0.x or 3.1.x`, [{ code: 'OTM_UNSUPPORTED_VERSION', severity: 'error', pointer, message }]);
 }
 
 function cannotRead(input: string, error: unknown): UserError {

@@ -15,8 +15,9 @@ export function normalizeSecuritySchemes(ctx: NormalizeContext): SecuritySchemeM
     const raw = derefObject(ctx, node, joinPointer(base, name));
     if (!raw) continue;
     const scheme = toScheme(name, raw);
+    if (!scheme) ctx.diags.warn('OTM_SECURITY_UNSUPPORTED', joinPointer(base, name), `security scheme type ${String(raw['type'])} is not supported`);
+    else if (scheme.type === 'mutualTLS') ctx.diags.warn('OTM_SECURITY_UNSUPPORTED', joinPointer(base, name), 'mutualTLS: the generated server sends no client certificate; requests that need one fail');
     if (scheme) result.push(scheme);
-    else ctx.diags.warn('OTM_SECURITY_UNSUPPORTED', joinPointer(base, name), `security scheme type ${String(raw['type'])} is not supported`);
   }
   return result;
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { connectModernStdio } from '../helpers/mcp-clients.js';
-import { startHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
+import { freePort, startHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
 
 const SPEC = `${REPO_ROOT}/fixtures/specs/features/requests.yaml`;
 /** The stdio server's whole-call budget: short, so the timeout case is quick, long enough for retries. */
@@ -417,15 +417,6 @@ async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<voi
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await delay(20);
   }
-}
-
-/** A port that was free a moment ago and is closed now: connecting to it is refused. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 function connect(base: string): Promise<net.Socket> {

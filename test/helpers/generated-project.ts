@@ -18,18 +18,25 @@ export interface BuiltProject {
   cleanup: () => void;
 }
 
-export async function generateAndBuild(spec: string, options: Partial<UserOptions> = {}): Promise<BuiltProject> {
+/** `beforeBuild` may add files to the generated project (the owner's own) before it is compiled. */
+export async function generateAndBuild(spec: string, options: Partial<UserOptions> = {}, beforeBuild?: (dir: string) => void): Promise<BuiltProject> {
   const root = mkdtempSync(join(tmpdir(), 'otm-e2e-'));
   const cleanup = () => rmSync(root, { recursive: true, force: true });
   const dir = join(root, 'server');
   try {
     const result = await generate({ spec, out: dir, validate: false, ...options });
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });
+    beforeBuild?.(dir);
+    buildProject(dir);
     return { dir, result, entry: join(dir, 'dist', 'index.js'), cleanup };
   } catch (error) {
     // A failed build leaves nothing behind in the temporary folder.
     cleanup();
     throw error;
   }
+}
+
+/** Compiles a generated project (tsc, against this repo's node_modules). */
+export function buildProject(dir: string): void {
+  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });
 }

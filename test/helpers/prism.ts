@@ -9,6 +9,7 @@ import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders, 
 import { join } from 'node:path';
 import type { Catalog } from '../../templates/runtime/catalog.js';
 import { REPO_ROOT } from './generated-project.js';
+import { freePort } from './spawn-http.js';
 
 export const PRISM_ERROR_PREFIX = 'https://stoplight.io/prism/errors#';
 const PRISM_CLI = join(REPO_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -197,18 +198,6 @@ function answers(port: number): Promise<boolean> {
     req.setTimeout(2000, () => req.destroy());
     req.on('error', () => resolve(false));
     req.end();
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -1,5 +1,6 @@
 /** Starts a generated server with --http on a free port and waits until it listens. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
 
 export interface HttpServerProcess {
   url: string;
@@ -35,5 +36,41 @@ function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts a script of the project's owner that listens on PORT (an Express or Hono app mounting the MCP
+ * endpoint) on a free port, and waits until `readyPath` answers 200.
+ */
+export async function startAppServer(script: string, env: Record<string, string>, readyPath: string): Promise<HttpServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [script], { env: { PATH: process.env['PATH'] ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}: ${stderr}`);
+    const ready = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    if (ready) return { url, port, child, stop: () => stopChild(child) };
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error(`${script} did not start: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A port that was free a moment ago (nothing listens on it now). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
   });
 }

@@ -113,6 +113,7 @@ describe('buildRequest properties', () => {
   });
 
   it('label and matrix path styles never leave their segment either', () => {
+    let refused = 0;
     fc.assert(
       fc.property(
         fc.constantFrom(...BASE_URLS),
@@ -122,7 +123,7 @@ describe('buildRequest properties', () => {
         (base, style, explode, value) => {
           const plan: RequestPlan = { method: 'get', path: '/x/{id}/y', params: [param('id', 'path', { style, explode })] };
           const built = tryBuild(plan, { id: value }, base);
-          if (built instanceof RequestBuildError) return;
+          if (built instanceof RequestBuildError) return void refused++;
           const url = new URL(built.url);
           expect(url.origin).toBe(new URL(base).origin);
           expect(url.search + url.hash).toBe('');
@@ -134,6 +135,8 @@ describe('buildRequest properties', () => {
       ),
       RUNS,
     );
+    // Refusing every value would pass the property above: most must be built and checked.
+    expect(refused).toBeLessThan(RUNS.numRuns / 2);
   });
 
   it('query values round-trip and cannot add parameters, a fragment or a path', () => {

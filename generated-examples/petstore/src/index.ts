@@ -4,13 +4,15 @@
 // while the MCP SDK loads.
 import { readDataAhead } from './runtime/data-file.js';
 
-const catalogUrl = new URL('../catalog.json', import.meta.url);
-start(readDataAhead(catalogUrl), readDataAhead(new URL('../tools-list.json', import.meta.url)));
+start(
+  readDataAhead(new URL('../catalog.json', import.meta.url)),
+  readDataAhead(new URL('../tools-list.json', import.meta.url)),
+);
 
 /** The bytes are held by the start-up chain only: a server that does not use a file (HTTP, tools-list.json) lets it go. */
 function start(catalogBytes: Promise<Buffer>, listingBytes: Promise<Buffer>): void {
-  Promise.all([import('./runtime/main.js'), import('./hooks.js')])
-    .then(([{ main }, hooks]) => main({ catalogUrl, catalogBytes, listingBytes, hooks }))
+  Promise.all([import('./runtime/main.js'), import('./server.js')])
+    .then(([{ main }, { createServer }]) => main((options) => createServer({ ...options, catalogBytes, listingBytes })))
     .catch((error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);

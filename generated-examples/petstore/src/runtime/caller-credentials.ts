@@ -10,8 +10,7 @@
  * `scheme=Header,scheme2=Header2` (only those schemes).
  */
 import type { CallerCredentialsConfig, CatalogSecurityScheme } from './catalog.js';
-
-export const CALLER_CREDENTIALS_ENV = 'MCP_CALLER_CREDENTIALS';
+import { readEnv } from './environment.js';
 
 /** Scheme name → lower-case name of the request header that carries the caller's credential for it. */
 export type CallerHeaderMap = ReadonlyMap<string, string>;
@@ -70,7 +69,7 @@ export function unknownCallerSchemes(config: CallerCredentialsConfig | undefined
 
 /** MCP_CALLER_CREDENTIALS when set, else what was chosen at generation. */
 export function callerCredentialsConfig(catalogConfig: CallerCredentialsConfig | undefined, env: NodeJS.ProcessEnv): CallerCredentialsConfig | undefined {
-  const raw = env[CALLER_CREDENTIALS_ENV];
+  const raw = readEnv(env, 'MCP_CALLER_CREDENTIALS');
   return raw === undefined ? catalogConfig : parseCallerCredentials(raw);
 }
 

@@ -3,17 +3,7 @@
  * endpoint). Two ways, which may be combined: a static list of bearer tokens, and OAuth 2.1 resource-server
  * mode, where tokens from an authorization server are checked by token introspection (RFC 7662).
  */
-
-export const ENDPOINT_AUTH_ENV = {
-  staticTokens: 'MCP_AUTH_TOKENS',
-  issuer: 'MCP_OAUTH_ISSUER',
-  resourceUrl: 'MCP_OAUTH_RESOURCE_URL',
-  audience: 'MCP_OAUTH_AUDIENCE',
-  introspectionUrl: 'MCP_OAUTH_INTROSPECTION_URL',
-  clientId: 'MCP_OAUTH_CLIENT_ID',
-  clientSecret: 'MCP_OAUTH_CLIENT_SECRET',
-  scopes: 'MCP_OAUTH_SCOPES',
-} as const;
+import { readEnv } from './environment.js';
 
 export interface OAuthResourceConfig {
   /** The authorization server clients are sent to (advertised in the Protected Resource Metadata). */
@@ -36,33 +26,25 @@ export interface EndpointAuthConfig {
 }
 
 export function readEndpointAuthConfig(env: NodeJS.ProcessEnv): EndpointAuthConfig {
-  const issuer = env[ENDPOINT_AUTH_ENV.issuer]?.trim();
-  const optional = (name: string) => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
+  const issuer = readEnv(env, 'MCP_OAUTH_ISSUER');
   const oauth: OAuthResourceConfig | undefined = issuer
     ? {
         issuer,
-        scopes: list(env[ENDPOINT_AUTH_ENV.scopes], /[\s,]+/),
-        ...defined('resourceUrl', optional(ENDPOINT_AUTH_ENV.resourceUrl)),
-        ...defined('audience', optional(ENDPOINT_AUTH_ENV.audience)),
-        ...defined('introspectionUrl', optional(ENDPOINT_AUTH_ENV.introspectionUrl)),
-        ...defined('clientId', optional(ENDPOINT_AUTH_ENV.clientId)),
-        ...defined('clientSecret', env[ENDPOINT_AUTH_ENV.clientSecret] || undefined),
+        scopes: readEnv(env, 'MCP_OAUTH_SCOPES'),
+        ...defined('resourceUrl', readEnv(env, 'MCP_OAUTH_RESOURCE_URL')),
+        ...defined('audience', readEnv(env, 'MCP_OAUTH_AUDIENCE')),
+        ...defined('introspectionUrl', readEnv(env, 'MCP_OAUTH_INTROSPECTION_URL')),
+        ...defined('clientId', readEnv(env, 'MCP_OAUTH_CLIENT_ID')),
+        ...defined('clientSecret', readEnv(env, 'MCP_OAUTH_CLIENT_SECRET')),
       }
     : undefined;
-  return { staticTokens: list(env[ENDPOINT_AUTH_ENV.staticTokens], /,/), ...(oauth ? { oauth } : {}) };
+  return { staticTokens: readEnv(env, 'MCP_AUTH_TOKENS'), ...(oauth ? { oauth } : {}) };
 }
 
 /** The endpoint's secrets, so logs and results can redact them. */
 export function endpointSecrets(env: NodeJS.ProcessEnv): string[] {
-  const secret = env[ENDPOINT_AUTH_ENV.clientSecret];
-  return [...list(env[ENDPOINT_AUTH_ENV.staticTokens], /,/), ...(secret ? [secret] : [])];
-}
-
-function list(raw: string | undefined, separator: RegExp): string[] {
-  return (raw ?? '').split(separator).map((s) => s.trim()).filter(Boolean);
+  const secret = readEnv(env, 'MCP_OAUTH_CLIENT_SECRET');
+  return [...readEnv(env, 'MCP_AUTH_TOKENS'), ...(secret ? [secret] : [])];
 }
 
 function defined<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

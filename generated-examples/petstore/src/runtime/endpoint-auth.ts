@@ -16,7 +16,7 @@ import {
   type AuthMetadataOptions,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
-import { ENDPOINT_AUTH_ENV, type EndpointAuthConfig, type OAuthResourceConfig } from './endpoint-auth-config.js';
+import type { EndpointAuthConfig, OAuthResourceConfig } from './endpoint-auth-config.js';
 import { firstAccepting, introspectionVerifier, staticTokenVerifier } from './introspection.js';
 import type { Logger } from './log.js';
 
@@ -84,7 +84,7 @@ interface OAuthResource {
 
 function oauthResource(config: OAuthResourceConfig, options: EndpointAuthOptions): OAuthResource {
   if (!config.introspectionUrl) {
-    throw new EndpointAuthConfigError(`${ENDPOINT_AUTH_ENV.issuer} is set: also set ${ENDPOINT_AUTH_ENV.introspectionUrl} (and ${ENDPOINT_AUTH_ENV.clientId}/${ENDPOINT_AUTH_ENV.clientSecret}) so tokens can be verified`);
+    throw new EndpointAuthConfigError('MCP_OAUTH_ISSUER is set: also set MCP_OAUTH_INTROSPECTION_URL (and MCP_OAUTH_CLIENT_ID/MCP_OAUTH_CLIENT_SECRET) so tokens can be verified');
   }
   const resourceUrl = once(() => new URL(config.resourceUrl ?? options.defaultResourceUrl()));
   const metadataOptions = once((): AuthMetadataOptions => ({
@@ -119,7 +119,7 @@ function validateIssuer(config: OAuthResourceConfig): void {
       resourceServerUrl: new URL(config.resourceUrl ?? 'http://localhost/mcp'),
     });
   } catch (error) {
-    throw new EndpointAuthConfigError(`${ENDPOINT_AUTH_ENV.issuer} / ${ENDPOINT_AUTH_ENV.resourceUrl}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new EndpointAuthConfigError(`MCP_OAUTH_ISSUER / MCP_OAUTH_RESOURCE_URL: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -29,6 +29,17 @@ export function createLogger(level: RuntimeConfig['logLevel'], secrets: () => re
   };
 }
 
+/** The owner's logger (createServer's `logger`), given messages and fields with known secrets redacted. */
+export function redactingLogger(logger: Logger, secrets: () => readonly string[]): Logger {
+  const clean = (fields: Record<string, unknown> | undefined) => (fields === undefined ? undefined : (JSON.parse(redact(JSON.stringify(fields), secrets())) as Record<string, unknown>));
+  return {
+    debug: (m, f) => logger.debug(redact(m, secrets()), clean(f)),
+    info: (m, f) => logger.info(redact(m, secrets()), clean(f)),
+    warn: (m, f) => logger.warn(redact(m, secrets()), clean(f)),
+    error: (m, f) => logger.error(redact(m, secrets()), clean(f)),
+  };
+}
+
 /**
  * stderr writes are synchronous system calls (files, and pipes on Linux). Under load an HTTP server logs a
  * line per request, so debug and info lines are gathered and written once per turn of the event loop;

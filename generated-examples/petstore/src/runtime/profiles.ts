@@ -31,10 +31,11 @@
  *   property in strict mode needs a null type, Cursor refuses type arrays and unions); the smallest cap, 40.
  * - full: the spec's schemas, unchanged (unknown clients).
  */
+import { readEnv } from './environment.js';
 import type { LoweringRules } from './lower-schema.js';
+import { isProfileName, PROFILE_NAMES, type ProfileName } from './profile-names.js';
 
-export const PROFILE_NAMES = ['full', 'claude', 'cursor', 'gemini', 'openai', 'openai-strict', 'vscode', 'portable'] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
+export type { ProfileName } from './profile-names.js';
 
 export interface ClientProfile {
   name: ProfileName;
@@ -131,18 +132,11 @@ export const KNOWN_CLIENTS: Readonly<Record<string, ProfileName>> = {
   'windsurf-client': 'portable',
 };
 
-export const CLIENT_PROFILE_ENV = 'MCP_CLIENT_PROFILE';
-export const CLIENT_PROFILES_ENV = 'MCP_CLIENT_PROFILES';
-
 export interface ProfileChoice {
   /** Set by MCP_CLIENT_PROFILE: every client gets this profile. */
   forced?: ProfileName;
   /** KNOWN_CLIENTS with MCP_CLIENT_PROFILES' entries over it (client names in lower case). */
   clients: ReadonlyMap<string, ProfileName>;
-}
-
-export function isProfileName(value: string): value is ProfileName {
-  return (PROFILE_NAMES as readonly string[]).includes(value);
 }
 
 /**
@@ -152,18 +146,18 @@ export function isProfileName(value: string): value is ProfileName {
 export function readProfileChoice(env: NodeJS.ProcessEnv): { choice: ProfileChoice; problems: string[] } {
   const problems: string[] = [];
   const clients = new Map<string, ProfileName>(Object.entries(KNOWN_CLIENTS));
-  for (const entry of (env[CLIENT_PROFILES_ENV] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of readEnv(env, 'MCP_CLIENT_PROFILES')) {
     const at = entry.lastIndexOf('=');
     const client = entry.slice(0, Math.max(at, 0)).trim().toLowerCase();
     const profile = entry.slice(at + 1).trim();
-    if (at <= 0 || !client || !isProfileName(profile)) problems.push(`${CLIENT_PROFILES_ENV}: "${entry}" is not "client name=profile" with a profile among ${PROFILE_NAMES.join(', ')}`);
+    if (at <= 0 || !client || !isProfileName(profile)) problems.push(`MCP_CLIENT_PROFILES: "${entry}" is not "client name=profile" with a profile among ${PROFILE_NAMES.join(', ')}`);
     else clients.set(client, profile);
   }
-  const forcedRaw = env[CLIENT_PROFILE_ENV]?.trim();
+  const forcedRaw = readEnv(env, 'MCP_CLIENT_PROFILE');
   let forced: ProfileName | undefined;
   if (forcedRaw) {
     if (isProfileName(forcedRaw)) forced = forcedRaw;
-    else problems.push(`${CLIENT_PROFILE_ENV}: "${forcedRaw}" is not one of ${PROFILE_NAMES.join(', ')}`);
+    else problems.push(`MCP_CLIENT_PROFILE: "${forcedRaw}" is not one of ${PROFILE_NAMES.join(', ')}`);
   }
   return { choice: { ...(forced ? { forced } : {}), clients }, problems };
 }

@@ -7,8 +7,9 @@ import {
   localhostOriginValidation,
   originValidation,
   toNodeHandler,
+  type NodeMcpRequestHandler,
 } from '@modelcontextprotocol/node';
-import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHandlerRequestOptions, type Server } from '@modelcontextprotocol/server';
 import type { RuntimeConfig } from './config.js';
 import { createCors, type Cors } from './cors.js';
 import { createEndpointAuth } from './endpoint-auth.js';
@@ -35,6 +36,26 @@ export interface StartHttpOptions {
   handleSignals?: boolean;
 }
 
+/**
+ * The stateless MCP endpoint alone, for an app that routes to it: no Host/Origin checks, CORS or endpoint
+ * auth (the app applies its own, e.g. the SDK's createMcpExpressApp / createMcpHonoApp guards).
+ */
+export interface McpEndpoint {
+  /** Web-standard: answers one request to the endpoint (Hono: `endpoint.fetch(c.req.raw, { parsedBody })`). */
+  fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response>;
+  /** Node: `(req, res, parsedBody?)` (Express: `endpoint.node(req, res, req.body)`; node:http). */
+  node: NodeMcpRequestHandler;
+  /** Ends the exchanges in flight. */
+  close(): Promise<void>;
+}
+
+export function mcpEndpoint(factory: () => Server, log: Logger): McpEndpoint {
+  const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
+  const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  return { fetch: (request, options) => handler.fetch(request, options), node, close: () => handler.close() };
+}
+
 export function startHttp(
   factory: () => Server,
   config: RuntimeConfig,
@@ -42,8 +63,8 @@ export function startHttp(
   options: StartHttpOptions = {},
 ): Promise<HttpServerHandle> {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
-  const toNode = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const handler = mcpEndpoint(factory, log);
+  const toNode = handler.node;
   const cors = createCors(config.http.corsOrigins);
   const { validHost, validOrigin } = guards(config, cors);
   // Before listening, so a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration stops the start.

@@ -16,6 +16,7 @@ import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-a
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
 import { PROFILES, profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
 import type { OperationSearch } from './search.js';
+import { callExtraTool, extensionCapabilities, listedExtraTools, registerResourcesAndPrompts, type ExtensionContext, type ServedExtensions } from './extensions.js';
 
 /** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
 export const TOOLS_LIST_TTL_MS = 3_600_000;
@@ -33,6 +34,8 @@ export interface ServeOptions {
   serializedListing?: SerializedListing;
   /** How a client's profile is chosen (profiles.ts); absent: every client gets the full schemas. */
   profiles?: ProfileChoice;
+  /** The owner's own tools, resources and prompts (extensions.ts). */
+  extensions?: ServedExtensions;
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
@@ -49,9 +52,11 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
   const instructions = instructionsFor(catalog.server.instructions, options.mode, deps.registry.size, catalog.core);
   // Unless one profile is forced, what tools/list shows depends on the client that asks.
   const listScope = choice.forced ? 'public' : 'private';
+  const extensions = options.extensions ?? NO_EXTENSIONS;
+  const contextOf = (ctx: RequestContext) => extensionContext(deps, ctx);
   return () => {
     const server = new Server(info, {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, ...extensionCapabilities(extensions) },
       instructions,
       cacheHints: {
         'server/discover': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' },
@@ -64,6 +69,8 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
       const name = request.params.name;
       const listing = listingOf(profileOf(ctx));
       const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
+      const extra = extensions.tools.get(name);
+      if (extra) return callExtraTool(extra, args, contextOf(ctx), (schema, value) => deps.registry.validateAgainst(`extension:${name}`, schema, value));
       // The caller's HTTP headers, for per-caller upstream credentials (undefined over stdio).
       const callerHeaders = ctx.http?.req?.headers;
       const { callTool, errorResult, handleMetaTool } = await loadCallPath();
@@ -83,7 +90,34 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
       return (await callTool(deps, tool, args, ctx.mcpReq.signal, callerHeaders)) as never;
     });
+    registerResourcesAndPrompts(server, extensions, contextOf);
     return server;
+  };
+}
+
+const NO_EXTENSIONS: ServedExtensions = { tools: new Map(), resources: new Map(), prompts: new Map() };
+
+interface RequestContext {
+  mcpReq: { signal: AbortSignal };
+  http?: { req?: Request };
+}
+
+/** What an owner's tool, resource or prompt gets: the server's fetch, logger and environment, and its generated tools. */
+function extensionContext(deps: CallDeps, ctx: RequestContext): ExtensionContext {
+  const requestHeaders = ctx.http?.req?.headers;
+  return {
+    signal: ctx.mcpReq.signal,
+    log: deps.log,
+    fetch: deps.fetch ?? fetch,
+    env: deps.env,
+    ...(requestHeaders ? { requestHeaders } : {}),
+    callTool: async (name, args) => {
+      const tool = deps.registry.get(name);
+      if (!tool) throw new Error(`callTool: there is no generated tool ${name}`);
+      const { callTool } = await loadCallPath();
+      const { content, structuredContent, isError } = await callTool(deps, tool, args, ctx.mcpReq.signal, requestHeaders);
+      return { content, ...(structuredContent ? { structuredContent } : {}), ...(isError ? { isError } : {}) };
+    },
   };
 }
 
@@ -125,7 +159,8 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
   const { listing } = profileMode(deps.registry.catalog, names, options.mode, profile);
   const { direct, meta } = listing;
   const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
-  const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool }))];
+  const extraTools = listedExtraTools(options.extensions ?? NO_EXTENSIONS);
+  const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool })), ...extraTools.map((tool) => ({ tool }))];
   const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
   if (!profile.rules) {
     // The full profile: over stdio, pages are tools-list.json's bytes.
@@ -142,8 +177,8 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
     return found;
   };
   const listedByName = (name: string): ListedTool | undefined => {
-    const metaTool = metaByName.get(name);
-    if (metaTool) return metaTool;
+    const notFromCatalog = metaByName.get(name) ?? extraTools.find((t) => t.name === name);
+    if (notFromCatalog) return notFromCatalog;
     const index = deps.registry.indexOf(name);
     return index < 0 ? undefined : deps.registry.listedAt(index);
   };

@@ -1,0 +1,152 @@
+/**
+ * Every environment variable the server reads, declared once: its name, how its text is read, its default and
+ * what it means. (Each security scheme's credentials are named in the catalog instead: they differ per API.)
+ * The runtime reads through `readEnv`; the generator writes the README's table, `.env.example` and
+ * `server.json`'s environment list from this table (src/emit/env-vars.ts). Free of SDK imports for that reason.
+ */
+import type { CatalogHeader, ToolMode } from './catalog.js';
+import { PROFILE_NAMES } from './profile-names.js';
+
+/** Text of the docs that depends on what the generation chose (the default base URL, the tool mode). */
+export type Doc = string | ((catalog: CatalogHeader) => string);
+
+export interface EnvVariable<T> {
+  /** The value its text gives, or undefined when the text is absent or not usable (the default applies). */
+  parse: (raw: string | undefined) => T | undefined;
+  default: T;
+  /** What it does, one sentence; the docs add the default. */
+  description: Doc;
+  /** The default as the docs say it (absent: none is said). */
+  defaultDoc?: Doc;
+  /** The value `.env.example` shows. */
+  example: Doc;
+  /** Only the HTTP transport reads it: it is not part of a stdio registration. */
+  http?: true;
+  /** A setting of the MCP endpoint's own protection (README: Authentication). */
+  endpoint?: true;
+  /** Required when this says so (API_BASE_URL when the spec names no usable server). */
+  required?: (catalog: CatalogHeader) => boolean;
+}
+
+const variable = <T>(declared: EnvVariable<T>): EnvVariable<T> => declared;
+
+const positiveInt = (raw: string | undefined) => integerAtLeast(raw, 1);
+/** 0 is meaningful (API_MAX_RETRIES=0 turns retries off). */
+const nonNegativeInt = (raw: string | undefined) => integerAtLeast(raw, 0);
+const trimmed = (raw: string | undefined) => raw?.trim() || undefined;
+/** Secrets are taken as given: spaces may belong to them. */
+const nonEmpty = (raw: string | undefined) => raw || undefined;
+const verbatim = (raw: string | undefined) => raw;
+const listBy = (separator: RegExp) => (raw: string | undefined) => (raw ?? '').split(separator).map((s) => s.trim()).filter(Boolean);
+const oneOf = <T extends string>(values: readonly T[]) => (raw: string | undefined) => (values as readonly string[]).includes(raw ?? '') ? (raw as T) : undefined;
+
+function integerAtLeast(raw: string | undefined, min: number): number | undefined {
+  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isInteger(n) && n >= min ? n : undefined;
+}
+
+const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid'];
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** In the order the docs list them (each scheme's credentials come after API_BASE_URL). */
+export const ENV = {
+  API_BASE_URL: variable({
+    parse: trimmed,
+    default: undefined,
+    description: (c) => (c.baseUrl ? 'Upstream base URL.' : 'Upstream base URL. Required: the spec names no usable server.'),
+    defaultDoc: (c) => c.baseUrl ?? '',
+    example: (c) => c.baseUrl ?? 'https://api.example.com',
+    required: (c) => !c.baseUrl,
+  }),
+  API_TIMEOUT_MS: variable({ parse: positiveInt, default: 30_000, description: 'Time budget of one upstream call in milliseconds, retries and redirects included.', example: '30000' }),
+  API_MAX_RETRIES: variable({ parse: nonNegativeInt, default: 2, description: 'Retries after HTTP 429/502/503/504 for idempotent methods, honouring Retry-After; 0 turns them off.', example: '2' }),
+  // About 25k tokens of JSON: enough for a page of results, small enough to leave a model room to think.
+  API_MAX_RESPONSE_BYTES: variable({ parse: positiveInt, default: 100_000, description: 'Response bytes returned to the model before truncation.', example: '100000' }),
+  PORT: variable({ parse: positiveInt, default: 3000, description: 'HTTP port with --http.', example: '3000', http: true }),
+  HOST: variable({ parse: trimmed, default: '127.0.0.1', description: 'HTTP bind address with --http.', example: '127.0.0.1', http: true }),
+  MCP_ALLOWED_HOSTS: variable({ parse: listBy(/,/), default: [], description: 'Comma-separated Host names accepted over HTTP.', defaultDoc: 'localhost names only', example: 'mcp.example.com', http: true }),
+  MCP_ALLOWED_ORIGINS: variable({ parse: listBy(/,/), default: [], description: 'Comma-separated Origin host names accepted over HTTP.', defaultDoc: 'MCP_ALLOWED_HOSTS, else localhost', example: 'app.example.com', http: true }),
+  MCP_CORS_ORIGINS: variable({ parse: listBy(/,/), default: [], description: 'CORS for browser clients over HTTP: comma-separated origins, host names or *.', defaultDoc: 'off', example: 'https://app.example.com', http: true }),
+  MCP_SHUTDOWN_TIMEOUT_MS: variable({ parse: positiveInt, default: 10_000, description: 'On SIGTERM, how long running HTTP calls may finish, in milliseconds.', example: '10000', http: true }),
+  MCP_TOOL_MODE: variable<ToolMode | undefined>({
+    parse: oneOf(TOOL_MODES),
+    default: undefined,
+    description: 'all, dynamic or hybrid: overrides the tool mode chosen at generation.',
+    defaultDoc: (c) => c.toolMode,
+    example: (c) => c.toolMode,
+  }),
+  MCP_CLIENT_PROFILE: variable({
+    parse: trimmed,
+    default: undefined,
+    description: `Client profile for every client: ${PROFILE_NAMES.join(', ')}.`,
+    defaultDoc: 'chosen per client from its clientInfo name; unknown clients get full schemas',
+    example: '',
+  }),
+  MCP_CLIENT_PROFILES: variable({
+    parse: listBy(/,/),
+    default: [],
+    description: 'More clientInfo names and their profiles, comma-separated `name=profile` (added to, or overriding, the built-in table).',
+    example: 'my-agent=openai-strict',
+  }),
+  // Above this many tools, tools/list is paged (the SDK's clients follow cursors).
+  MCP_TOOLS_PAGE_SIZE: variable({ parse: nonNegativeInt, default: 500, description: 'Tools per tools/list page; 0 = one page.', example: '500' }),
+  LOG_LEVEL: variable<(typeof LOG_LEVELS)[number]>({ parse: oneOf(LOG_LEVELS), default: 'info', description: 'debug, info, warn or error; logs go to stderr.', example: 'info' }),
+  MCP_CALLER_CREDENTIALS: variable({
+    parse: verbatim,
+    default: undefined,
+    description: 'Per-caller upstream credentials over HTTP: `off`, `headers` (each scheme from its `X-Upstream-<Scheme>` header) or `scheme=Header,…`.',
+    defaultDoc: (c) => describeCallerCredentials(c),
+    example: (c) => describeCallerCredentials(c),
+    endpoint: true,
+  }),
+  MCP_AUTH_TOKENS: variable({
+    parse: listBy(/,/),
+    default: [],
+    description: 'Comma-separated bearer tokens the HTTP endpoint accepts; without it (and without MCP_OAUTH_ISSUER) the endpoint is open.',
+    example: '',
+    endpoint: true,
+  }),
+  MCP_OAUTH_ISSUER: variable({
+    parse: trimmed,
+    default: undefined,
+    description: 'OAuth 2.1 resource-server mode: the authorization server that issues tokens for this endpoint (advertised in the Protected Resource Metadata).',
+    example: 'https://auth.example.com',
+    endpoint: true,
+  }),
+  MCP_OAUTH_INTROSPECTION_URL: variable({
+    parse: trimmed,
+    default: undefined,
+    description: 'Token introspection endpoint (RFC 7662) used to verify tokens; required with MCP_OAUTH_ISSUER.',
+    example: 'https://auth.example.com/oauth2/introspect',
+    endpoint: true,
+  }),
+  MCP_OAUTH_CLIENT_ID: variable({ parse: trimmed, default: undefined, description: "This server's client id at the introspection endpoint.", example: '', endpoint: true }),
+  MCP_OAUTH_CLIENT_SECRET: variable({ parse: nonEmpty, default: undefined, description: "This server's client secret at the introspection endpoint.", example: '', endpoint: true }),
+  MCP_OAUTH_RESOURCE_URL: variable({
+    parse: trimmed,
+    default: undefined,
+    description: 'Public URL of the MCP endpoint, the `resource` of the metadata.',
+    defaultDoc: 'http://HOST:PORT/mcp',
+    example: 'https://mcp.example.com/mcp',
+    endpoint: true,
+  }),
+  MCP_OAUTH_AUDIENCE: variable({ parse: trimmed, default: undefined, description: "What a token's `aud` must contain.", defaultDoc: 'the resource URL', example: '', endpoint: true }),
+  MCP_OAUTH_SCOPES: variable({ parse: listBy(/[\s,]+/), default: [], description: 'Space-separated scopes every token must carry (403 insufficient_scope otherwise).', example: '', endpoint: true }),
+} as const;
+
+export type EnvName = keyof typeof ENV;
+type ValueOf<K extends EnvName> = (typeof ENV)[K] extends EnvVariable<infer T> ? T : never;
+
+/** The variable's value in `env`, or its default when unset or not usable. */
+export function readEnv<K extends EnvName>(env: NodeJS.ProcessEnv, name: K): ValueOf<K> {
+  const declared = ENV[name] as EnvVariable<ValueOf<K>>;
+  return declared.parse(env[name]) ?? declared.default;
+}
+
+/** The caller-credentials mapping baked in at generation, as MCP_CALLER_CREDENTIALS would say it. */
+function describeCallerCredentials(catalog: CatalogHeader): string {
+  const config = catalog.callerCredentials;
+  if (!config || config.mode === 'off') return 'off';
+  if (!config.map) return 'headers';
+  return Object.entries(config.map).map(([scheme, header]) => `${scheme}=${header}`).join(',') || 'off';
+}
