@@ -16,6 +16,7 @@ import { mapTools } from './tools/index.js';
 import { toolNameBudget } from './tools/host-limits.js';
 import { projectNames } from './emit/project-name.js';
 import { generatorVersion } from './util/package-root.js';
+import { warnStaleOwnerCode } from './write/owner-files.js';
 import { writeProject } from './write/write-files.js';
 import { surfaceReport, type SurfaceReport } from './report/surface.js';
 import { profileListingJson, profileReports } from './report/profiles.js';
@@ -104,6 +105,8 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   timer('format');
   const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const outDir = expectedOutDir(options.out, names.packageName);
+  await warnStaleOwnerCode(outDir, tools, stageDiags);
+  timer('owner code');
   const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
   if (diags.hasErrors()) throw new UserError(`The ${diags.all.some((d) => d.severity === 'error' && d.code.startsWith('OTM_CONFIG')) ? 'config' : 'spec'} has errors; nothing was written`, diags.all);
   const regeneration = compareWithOutput(outDir, files, USER_OWNED_FILES);

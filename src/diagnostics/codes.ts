@@ -27,6 +27,7 @@ export const DIAGNOSTIC_CODES = {
   OTM_SCHEMA_SIMPLIFIED: { title: 'A schema construct was simplified', fix: 'The input schema accepts a superset of what the spec allows.' },
   OTM_CONFIG_INVALID: { title: 'The openapi-to-mcp config file cannot be used', fix: 'Fix the file named in the message: see "Config, hooks and regeneration" in the README for its shape.' },
   OTM_CONFIG_NO_MATCH: { title: 'A config filter or override matches no operation', fix: 'Check the spelling against the spec (tags, operationIds, paths, methods, `METHOD /path` keys), or remove the entry.' },
+  OTM_OWNER_CODE_STALE: { title: 'Your own code uses a tool this regeneration renamed or removed', fix: 'Rename or remove the tool name in the file and line the message names (per-tool hooks in src/hooks.ts, `callTool` in src/extensions.ts).' },
   OTM_X_MCP_INVALID: { title: 'An `x-mcp` extension value is not understood', fix: 'Use `x-mcp: false` to leave an operation out, or an object with name, title, description and annotations.' },
 } as const satisfies Record<string, { title: string; fix: string }>;
 

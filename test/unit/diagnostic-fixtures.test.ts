@@ -2,7 +2,7 @@
  * Every diagnostic code, exercised by a small hand-written input in fixtures/invalid/: the generation reports
  * that code at that JSON pointer (with its severity), whether it goes on or stops with an error.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,18 @@ const CASES: Record<DiagnosticCode, Case> = {
   OTM_CONFIG_INVALID: { spec: 'config-target.yaml', pointer: 'config-invalid.json#/tools/listPets/name', severity: 'error', options: { config: join(FIXTURES, 'config-invalid.json') } },
   OTM_CONFIG_NO_MATCH: { spec: 'config-target.yaml', pointer: 'config-no-match.json#/include/0/tags/0', severity: 'error', options: { config: join(FIXTURES, 'config-no-match.json') } },
   OTM_X_MCP_INVALID: { spec: 'x-mcp-invalid.yaml', pointer: '#/paths/~1pets/get/x-mcp', severity: 'warning' },
+  OTM_OWNER_CODE_STALE: {
+    spec: 'config-target.yaml',
+    pointer: '#/paths',
+    severity: 'warning',
+    options: { force: true },
+    out: () => {
+      const out = mkdtempSync(join(work, 'owner-code-'));
+      mkdirSync(join(out, 'src'));
+      writeFileSync(join(out, 'src/hooks.ts'), 'export const tools = { removedLongAgo: { beforeRequest: () => undefined } };\n');
+      return out;
+    },
+  },
 };
 
 /** What a generation reported: its diagnostics, or those of the error that stopped it. */
