@@ -42,7 +42,7 @@ export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boole
   return { mode: 'all', reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and ${ALL_MODE_MAX_LIST_BYTES / 1000} kB` };
 }
 
-/** Every tool as tools/list shows it in mode all, stringified (tools-list.json's lines, and the size rule's input). */
+/** Every tool as tools/list shows it in mode all, stringified (the size rule's input and the surface report's). */
 export function listedInModeAll(catalog: Catalog): string[] {
   return listAllTools(catalog).map((tool) => JSON.stringify(tool));
 }

@@ -28,7 +28,7 @@ export interface SurfaceReport {
   clientLimitsExceeded: string[];
 }
 
-/** `listedInModeAll`: every catalog tool's tools/list entry, stringified (tools-list.json's lines). */
+/** `listedInModeAll`: every catalog tool's tools/list entry, stringified. */
 export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly string[], serverKey: string): Promise<SurfaceReport> {
   const names = catalog.tools.map((t) => t.name);
   const { direct, meta } = modeListing(catalog, names, catalog.toolMode);

@@ -10,11 +10,12 @@ export type ToolContent =
   | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } };
 
-export interface ToolResult {
+/** A type rather than an interface: the SDK's result types have an index signature, which only a type satisfies. */
+export type ToolResult = {
   content: ToolContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
-}
+};
 
 export interface ResponseOptions {
   /** Never read more than this many bytes of the body. */
