@@ -89,7 +89,7 @@ export async function planProject(api: ApiModel, tools: readonly ToolModel[], op
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
     { path: 'catalog.json', contents: catalogFileText(catalog) },
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
-    { path: 'src/tools.ts', contents: await toolNamesModule(tools, header) },
+    { path: 'src/tools.ts', contents: toolNamesModule(tools, header) },
     ...runtimeFiles(),
     ...publishFiles({ api, tools, catalog, envVars, view }),
   ];

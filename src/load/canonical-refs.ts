@@ -10,6 +10,8 @@
  * The same shape makes dereferencing for validation simple when, in addition, no ref has sibling keys and the
  * refs form no cycle: each ref is replaced by its target, which is what swagger-parser does then.
  */
+import { unescapeToken } from '../util/json-pointer.js';
+
 type JsonObject = Record<string, unknown>;
 
 /** Printable ASCII without `%` (decoded by the resolver), `\` and `#`: such a pointer resolves to itself. */
@@ -105,7 +107,7 @@ export function resolveCanonical(document: JsonObject, ref: string): object | un
   let current: unknown = document;
   for (const raw of ref.slice(2).split('/')) {
     if (current === null || typeof current !== 'object' || isRef(current)) return undefined;
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const token = unescapeToken(raw);
     if (Array.isArray(current) ? !ARRAY_INDEX.test(token) || Number(token) >= current.length : !Object.hasOwn(current, token)) return undefined;
     current = (current as JsonObject)[token];
   }

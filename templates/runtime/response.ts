@@ -3,6 +3,7 @@
  * and audio as such, other binary content as an embedded resource, everything bounded by a byte cap.
  */
 import type { CappedBody, UpstreamResponse } from './http-client.js';
+import { isPlainObject } from './plain-object.js';
 
 export type ToolContent =
   | { type: 'text'; text: string }
@@ -283,6 +284,3 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
