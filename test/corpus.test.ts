@@ -1,8 +1,8 @@
 /**
  * Every real API description in ../shared/specs generates without crashing, with no error diagnostics beyond
  * the known ones in fixtures/expected-diagnostics.json (a burn-down list that also fails when an entry goes
- * stale), valid unique tool names, input schemas that compile with Ajv 2020-12 in strict mode, and a
- * tools-list.json that says what the catalog says.
+ * stale), valid unique tool names, input schemas that compile with Ajv 2020-12 in strict mode, and object-rooted
+ * output schemas.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,6 @@ import type { SearchIndexFile } from './search.js';
 import { readConfig, type RuntimeConfig } from './config.js';
 import type { Hooks } from './hooks.js';
 import { readDataAhead, readJsonFile } from './data-file.js';
-import { serializedListing, type SerializedListing } from './listing-bytes.js';
 import { createLogger, type Logger } from './log.js';
 import { readProfileChoice } from './profiles.js';
 import { serverRedactionForms } from './redact.js';
@@ -18,8 +17,6 @@ export interface MainOptions {
   catalogUrl: URL;
   /** catalog.json's bytes, when the entry point started reading them already (see readDataAhead). */
   catalogBytes?: Promise<Buffer>;
-  /** tools-list.json's bytes, likewise. */
-  listingBytes?: Promise<Buffer>;
   argv?: string[];
   env?: NodeJS.ProcessEnv;
   /** The project's src/hooks.ts exports. */
@@ -30,7 +27,7 @@ const USAGE = `usage: <server> [--http] [--port N] [--host H]
   (no flags)  serve MCP over stdio
   --http      serve Streamable HTTP (stateless) on http://127.0.0.1:$PORT/mcp (default port 3000)`;
 
-export async function main({ catalogUrl, catalogBytes, listingBytes, argv = process.argv.slice(2), env: givenEnv = process.env, hooks }: MainOptions): Promise<void> {
+export async function main({ catalogUrl, catalogBytes, argv = process.argv.slice(2), env: givenEnv = process.env, hooks }: MainOptions): Promise<void> {
   // A plain copy: the configuration is read at start-up, and every tool call looks variables up (credentials,
   // secrets to redact), which on process.env itself costs a trip into the C++ environment each time.
   const env: NodeJS.ProcessEnv = { ...givenEnv };
@@ -54,29 +51,17 @@ export async function main({ catalogUrl, catalogBytes, listingBytes, argv = proc
   // Per-caller credentials only exist over HTTP. A stdio server builds its upstream auth (token cache and
   // all) on its first call, so its cold start does not load those modules.
   const upstreamAuth = flags.http ? await httpUpstreamAuth(catalog, env, config, log) : undefined;
-  // Over stdio, tools/list pages are written from tools-list.json's bytes (listing-bytes.ts).
-  const listing = flags.http ? undefined : await readListing(listingBytes ?? readDataAhead(new URL('tools-list.json', catalogUrl)), log);
   const { choice: profiles, problems } = readProfileChoice(env);
   for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
   const factory = createServerFactory(
     { registry, config, env, log, ...(upstreamAuth ? { upstreamAuth } : {}), ...(hooks ? { hooks } : {}) },
-    { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']), profiles, ...(listing ? { serializedListing: listing } : {}) },
+    { mode, searchIndex, pageSize: pageSize(env['MCP_TOOLS_PAGE_SIZE']), profiles },
   );
   log.debug('tool mode', { mode, tools: registry.size });
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for: a stdio
   // server's cold start does not pay for it.
   if (flags.http) await (await import('./http.js')).startHttp(factory, config, log);
-  else startStdio(factory, log);
-}
-
-/** tools-list.json's listing; without the file (or in another layout) tools/list pages are built from the catalog. */
-async function readListing(bytes: Promise<Buffer>, log: Logger): Promise<SerializedListing | undefined> {
-  try {
-    return serializedListing(await bytes);
-  } catch (error) {
-    log.debug('tools-list.json not read; tools/list pages are built from the catalog', { error: error instanceof Error ? error.message : String(error) });
-    return undefined;
-  }
+  else startStdio(factory, log, config.timeoutMs);
 }
 
 /** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */
