@@ -17,8 +17,12 @@ type JsonObject = Record<string, unknown>;
 type Version = 'v2' | 'v3' | 'v31';
 
 const require = createRequire(import.meta.url);
-/** swagger-parser's Ajv options. */
-const OPTIONS = { strict: false, validateFormats: false };
+/**
+ * swagger-parser's Ajv options, plus two without effect on what is reported: the schemas are known good, so they
+ * are not checked against their meta-schema, and the compiled code runs once per document, so it is not optimized
+ * (compiling the 3.0 schema then takes 0.1 s instead of 0.35 s).
+ */
+const OPTIONS = { strict: false, validateFormats: false, validateSchema: false, code: { optimize: false } };
 
 const compiled = new Map<string, ValidateFunction>();
 
