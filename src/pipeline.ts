@@ -60,7 +60,7 @@ export interface GenerateResult {
 /** Generates the project in memory; `write: false` skips writing (tests, dry runs). */
 export async function generate(userOptions: UserOptions & { write?: boolean }): Promise<GenerateResult> {
   const options = resolveOptions(userOptions);
-  // The helper thread loads ts-morph, prettier and the tokenizer while this one works (see src/helper).
+  // The helper thread loads prettier and the tokenizer while this one works (see src/helper).
   const helper = leaseHelper();
   try {
     return await generateWith(options, userOptions.write !== false);

@@ -10,6 +10,7 @@
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ApiModel, OperationModel, ToolAnnotations, ToolModel, XMcpModel } from '../ir/types.js';
 import { TOOL_NAME_PATTERN } from '../tools/naming.js';
+import { escapeToken } from '../util/json-pointer.js';
 import type { LoadedConfig, Selector, ToolOverride } from './types.js';
 
 export interface SkippedOperation {
@@ -130,7 +131,7 @@ function overridesByTool(entries: Record<string, ToolOverride>, tools: readonly 
   const byOperationId: Array<[ToolModel, PlacedOverride]> = [];
   const byRoute: Array<[ToolModel, PlacedOverride]> = [];
   for (const [key, override] of Object.entries(entries)) {
-    const pointer = `${file}#/tools/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const pointer = `${file}#/tools/${escapeToken(key)}`;
     const route = /^([A-Za-z]+)\s+(\/.*)$/.exec(key.trim());
     const matched = route
       ? tools.filter((t) => t.source.method === route[1]!.toLowerCase() && t.source.path === route[2])

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
+import { escapeToken } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
 import { CONFIG_FILE_NAMES, type LoadedConfig, type ProjectConfig } from './types.js';
 
@@ -87,11 +88,11 @@ function checkShape(raw: unknown): ShapeProblem[] {
         problem('/tools', 'tools must be an object keyed by operationId or "METHOD /path"');
         continue;
       }
-      for (const [id, override] of Object.entries(value)) checkOverride(override, `/tools/${escape(id)}`, problem);
+      for (const [id, override] of Object.entries(value)) checkOverride(override, `/tools/${escapeToken(id)}`, problem);
     } else if (key === 'publish') {
       checkPublish(value, problem);
     } else {
-      problem(`/${escape(key)}`, `unknown key ${key} (expected include, exclude, tools, publish)`);
+      problem(`/${escapeToken(key)}`, `unknown key ${key} (expected include, exclude, tools, publish)`);
     }
   }
   return problems;
@@ -104,7 +105,7 @@ function checkSelector(selector: unknown, at: string, problem: (pointer: string,
   }
   for (const [field, values] of Object.entries(selector)) {
     if (!(SELECTOR_FIELDS as readonly string[]).includes(field)) {
-      problem(`${at}/${escape(field)}`, `unknown selector field ${field} (expected ${SELECTOR_FIELDS.join(', ')})`);
+      problem(`${at}/${escapeToken(field)}`, `unknown selector field ${field} (expected ${SELECTOR_FIELDS.join(', ')})`);
       continue;
     }
     if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== 'string' || v === '')) {
@@ -131,13 +132,13 @@ function checkOverride(override: unknown, at: string, problem: (pointer: string,
         continue;
       }
       for (const [hint, flag] of Object.entries(value)) {
-        if (!(HINTS as readonly string[]).includes(hint)) problem(`${at}/annotations/${escape(hint)}`, `unknown annotation ${hint} (expected ${HINTS.join(', ')})`);
+        if (!(HINTS as readonly string[]).includes(hint)) problem(`${at}/annotations/${escapeToken(hint)}`, `unknown annotation ${hint} (expected ${HINTS.join(', ')})`);
         else if (typeof flag !== 'boolean') problem(`${at}/annotations/${hint}`, `${hint} must be true or false`);
       }
     } else if ((OVERRIDE_FIELDS as readonly string[]).includes(field)) {
       if (typeof value !== 'string' || value.trim() === '') problem(`${at}/${field}`, `${field} must be a non-empty string`);
     } else {
-      problem(`${at}/${escape(field)}`, `unknown override field ${field} (expected ${OVERRIDE_FIELDS.join(', ')})`);
+      problem(`${at}/${escapeToken(field)}`, `unknown override field ${field} (expected ${OVERRIDE_FIELDS.join(', ')})`);
     }
   }
 }
@@ -155,11 +156,7 @@ function checkPublish(value: unknown, problem: (pointer: string, message: string
     } else if (field === 'keywords') {
       if (!Array.isArray(v) || v.some((k) => typeof k !== 'string' || k === '')) problem('/publish/keywords', 'keywords must be a list of strings');
     } else {
-      problem(`/publish/${escape(field)}`, `unknown publish field ${field} (expected mcpName, repository, keywords)`);
+      problem(`/publish/${escapeToken(field)}`, `unknown publish field ${field} (expected mcpName, repository, keywords)`);
     }
   }
-}
-
-function escape(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -6,6 +6,7 @@
  * allowed values, tighter bounds; and the compatible ones worth mentioning.
  */
 import type { JsonSchema } from '../ir/types.js';
+import { unescapeToken } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
 
 const MAX_DEPTH = 4;
@@ -43,7 +44,7 @@ function deref(schema: unknown, defs: Record<string, JsonSchema>, seen: Set<stri
     if (name === undefined || seen.has(name)) return undefined;
     refs.push(name);
     // Siblings of $ref (a description) do not constrain; the target does.
-    current = defs[decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~')];
+    current = defs[unescapeToken(decodeURIComponent(name))];
   }
   return isPlainObject(current) ? { schema: current, refs } : undefined;
 }

@@ -19,7 +19,6 @@ import { GENERATED_DEPENDENCIES } from './versions.js';
 import { chooseToolMode, listedInModeAll, searchIndexFile, type ToolModeChoice } from './tool-modes.js';
 import { chooseCore } from './hybrid-core.js';
 import { browseGroups } from './browse-groups.js';
-import { serializedListingText } from '../../templates/runtime/listing-bytes.js';
 import type { PublishConfig } from '../config/types.js';
 import { publishFiles, publishView } from './publish.js';
 
@@ -33,7 +32,7 @@ export const LOCK_FILE = 'openapi-to-mcp.lock.json';
 export interface EmitResult {
   files: EmittedFile[];
   catalog: Catalog;
-  /** Every tool's tools/list entry in mode all, stringified, in catalog order (tools-list.json's lines). */
+  /** Every tool's tools/list entry in mode all, stringified, in catalog order. */
   listedInModeAll: string[];
   toolMode: ToolModeChoice;
   /**
@@ -89,10 +88,9 @@ export async function planProject(api: ApiModel, tools: readonly ToolModel[], op
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
     { path: 'catalog.json', contents: catalogFileText(catalog) },
-    { path: 'tools-list.json', contents: serializedListingText(listed) },
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
     { path: 'src/server.ts', contents: renderTemplate('src/server.ts.hbs', view) },
-    { path: 'src/tools.ts', contents: await toolNamesModule(tools, header) },
+    { path: 'src/tools.ts', contents: toolNamesModule(tools, header) },
     ...runtimeFiles(),
     ...publishFiles({ api, tools, catalog, envVars, view }),
   ];

@@ -5,6 +5,7 @@
  * unresolvable reference, a required value nested too deep): the test then skips that tool, saying why.
  */
 import type { JsonSchema } from '../ir/types.js';
+import { unescapeToken } from '../util/json-pointer.js';
 import { stringSample } from '../util/samples.js';
 import { isPlainObject } from '../util/stable.js';
 
@@ -24,7 +25,7 @@ function sampleOf(raw: unknown, defs: Record<string, JsonSchema>, depth: number)
   const schema = raw;
   if (typeof schema['$ref'] === 'string') {
     const match = /^#\/\$defs\/(.+)$/.exec(schema['$ref']);
-    const target = match ? defs[decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    const target = match ? defs[unescapeToken(decodeURIComponent(match[1]!))] : undefined;
     return target ? sampleOf(target, defs, depth + 1) : undefined;
   }
   if ('const' in schema) return { value: schema['const'] };

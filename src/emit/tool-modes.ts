@@ -5,7 +5,7 @@
 import type { Catalog, ToolMode } from '../../templates/runtime/catalog.js';
 import { listAllTools } from '../../templates/runtime/listing.js';
 import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search-index.js';
-import { onHelper } from '../helper/helper.js';
+import { runTask } from '../helper/helper.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
 import { searchDocuments } from './search-documents.js';
@@ -42,7 +42,7 @@ export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boole
   return { mode: 'all', reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and ${ALL_MODE_MAX_LIST_BYTES / 1000} kB` };
 }
 
-/** Every tool as tools/list shows it in mode all, stringified (tools-list.json's lines, and the size rule's input). */
+/** Every tool as tools/list shows it in mode all, stringified (the size rule's input and the surface report's). */
 export function listedInModeAll(catalog: Catalog): string[] {
   return listAllTools(catalog).map((tool) => JSON.stringify(tool));
 }
@@ -60,7 +60,7 @@ function listBytes(entries: readonly string[]): number {
  */
 export async function searchIndexFile(api: ApiModel, tools: readonly ToolModel[], { groups, groupOf }: BrowseGroups): Promise<string> {
   const input: SearchIndexInput = { docs: searchDocuments(api, tools, groupOf), groups };
-  return (await onHelper<string>('searchIndexFile', input)) ?? searchIndexText(input);
+  return runTask('searchIndexFile', input, () => searchIndexText(input));
 }
 
 export interface SearchIndexInput {

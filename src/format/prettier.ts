@@ -1,24 +1,24 @@
 /**
  * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
  * the user's own prettier config can never change the bytes we write. Copied runtime files, the data files
- * (catalog.json, tools-list.json, search-index.json: megabytes, laid out for the server and for diffs)
+ * (catalog.json, search-index.json: megabytes, laid out for the server and for diffs)
  * and Markdown (tables would be padded to the widest row) are left as emitted.
  *
- * The bytes are prettier's, but big generated lists are laid out without it (json.ts, literal-lists.ts): on a
- * thousand-operation API they are almost all of prettier's work, and their layout is simple. The helper thread
- * (src/helper), which has prettier loaded, does the formatting when there is one.
+ * The bytes are prettier's, but big generated lists of literals are laid out without it (literal-lists.ts): on
+ * a thousand-operation API they are most of prettier's work (GitHub: 1.5 s of formatting instead of 3.1 s), and
+ * their layout is simple. The helper thread (src/helper), which has prettier loaded, does the formatting when
+ * there is one.
  */
 import type { EmittedFile } from '../emit/plan.js';
-import { onHelper } from '../helper/helper.js';
+import { runTask } from '../helper/helper.js';
 import { PRETTIER_CONFIG } from './config.js';
-import { layOutJson } from './json.js';
 import { cutLists } from './literal-lists.js';
 
 export { PRETTIER_CONFIG } from './config.js';
 
 const PARSERS: Array<[RegExp, string]> = [
   [/^src\/runtime\//, ''],
-  [/^(catalog|tools-list|search-index)\.json$/, ''],
+  [/^(catalog|search-index)\.json$/, ''],
   [/\.ts$/, 'typescript'],
   [/\.json$/, 'json'],
 ];
@@ -30,9 +30,9 @@ export type SourceToFormat = [text: string, parser: string];
 export function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
   const parsers = files.map((file) => PARSERS.find(([pattern]) => pattern.test(file.path))?.[1] ?? '');
   const sources: SourceToFormat[] = files.flatMap((file, i) => (parsers[i] ? [[file.contents, parsers[i]] as SourceToFormat] : []));
-  const onHelperThread = onHelper<string[]>('format', sources);
+  const formatting = runTask('format', sources, () => formatSources(sources));
   return (async () => {
-    const formatted = (await onHelperThread) ?? (await formatSources(sources));
+    const formatted = await formatting;
     let next = 0;
     return files.map((file, i) => ({ path: file.path, contents: (parsers[i] ? formatted[next++]! : file.contents).replace(/\r\n/g, '\n') }));
   })();
@@ -44,13 +44,11 @@ export function formatSources(sources: readonly SourceToFormat[]): Promise<strin
 
 /** The file as prettier formats it. */
 export async function formatSource(text: string, parser: string): Promise<string> {
-  if (parser === 'json') return layOutJson(text) ?? prettierFormat(text, parser);
   const cut = parser === 'typescript' ? cutLists(text) : undefined;
-  if (cut) {
-    const spliced = cut.splice(await prettierFormat(cut.skeleton, parser));
-    if (spliced !== undefined) return spliced;
-  }
-  return prettierFormat(text, parser);
+  if (!cut) return prettierFormat(text, parser);
+  const spliced = cut.splice(await prettierFormat(cut.skeleton, parser));
+  if (spliced === undefined) throw new Error('formatting: prettier did not print a cut list\'s placeholders as src/format/literal-lists.ts expects');
+  return spliced;
 }
 
 export async function prettierFormat(text: string, parser: string): Promise<string> {

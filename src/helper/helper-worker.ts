@@ -1,6 +1,5 @@
 /** Worker entry of the helper thread (see helper.ts): loads prettier and the tokenizer at once, then answers requests. */
 import { parentPort } from 'node:worker_threads';
-import { toolNamesSkeleton } from '../emit/code.js';
 import { formatSources, warmUpPrettier, type SourceToFormat } from '../format/prettier.js';
 import { searchIndexText, type SearchIndexInput } from '../emit/tool-modes.js';
 import { countListTokens } from '../report/tokens.js';
@@ -12,11 +11,7 @@ void warmUpPrettier()
   .then(() => countListTokens(''))
   .catch(() => undefined);
 
-// Asked for only when the build's prebuilt skeleton is missing (see src/emit/code.ts), so ts-morph loads then.
-let skeleton: Promise<string> | undefined;
-
 const TASKS: Record<HelperTask, (input: never) => Promise<unknown>> = {
-  toolNamesSkeleton: () => (skeleton ??= toolNamesSkeleton()),
   countTokens: (input: string) => countListTokens(input),
   format: (input: SourceToFormat[]) => formatSources(input),
   searchIndexFile: async (input: SearchIndexInput) => searchIndexText(input),

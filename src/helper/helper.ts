@@ -2,20 +2,19 @@
  * The helper thread: a worker that loads the heaviest modules of a generation, prettier and the o200k_base
  * tokenizer, while the main thread reads and maps the spec, then builds the search index, formats the
  * generated files and counts the tools/list tokens when asked (the main thread emits and validates the spec
- * meanwhile). It also builds the structure of
- * src/tools.ts with ts-morph when the build's prebuilt one is missing (src/emit/code.ts). The main thread never
- * loads any of them.
+ * meanwhile). The main thread never loads any of them.
  *
  * A generation holds a lease on it (`leaseHelper`) from its start, so the modules load at once; the worker
  * outlives a lease by a few seconds, so back-to-back generations in one process reuse it, and never keeps the
- * process alive. Without the compiled worker (running from the TypeScript sources) there is no helper, and
- * callers do the work on their own thread, as they also do when a request fails.
+ * process alive. Without the compiled worker (running from the TypeScript sources) there is no helper and
+ * `runTask` does the work on this thread. With one, a task that fails there, or a helper that stopped, fails
+ * the generation with that error: the work is never quietly done again here.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-export type HelperTask = 'toolNamesSkeleton' | 'countTokens' | 'format' | 'searchIndexFile';
+export type HelperTask = 'countTokens' | 'format' | 'searchIndexFile';
 
 export interface HelperRequest {
   id: number;
@@ -58,19 +57,13 @@ export function leaseHelper(): HelperLease {
   };
 }
 
-/** Runs a task on the helper; undefined when there is no leased helper or the task failed there. */
-export async function onHelper<T>(task: HelperTask, input: unknown): Promise<T | undefined> {
-  if (!helper || !helper.leased) return undefined;
-  try {
-    return (await helper.call(task, input)) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-/** With OTM_DEBUG set, says why there is no helper (the work then runs on the main thread, slower). */
-function debug(error: unknown): void {
-  if (process.env['OTM_DEBUG']) process.stderr.write(`[openapi-to-mcp] helper thread unavailable: ${String(error)}\n`);
+/**
+ * Runs a task on the helper when a generation leased one, else `here` (the same work, on this thread). Rejects
+ * with the helper's error when the task failed there or the helper stopped.
+ */
+export function runTask<T>(task: HelperTask, input: unknown, here: () => T | Promise<T>): Promise<T> {
+  if (!helper?.leased) return Promise.resolve().then(here);
+  return helper.call(task, input) as Promise<T>;
 }
 
 class Helper {
@@ -78,32 +71,25 @@ class Helper {
   private nextId = 1;
   private leases = 0;
   private idleTimer: NodeJS.Timeout | undefined;
-  private dead = false;
+  /** Why the worker stopped while leased (its error, or its exit): every later call fails with it. */
+  private stopped: Error | undefined;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (response: HelperResponse) => this.settle(response));
-    worker.on('error', (error) => {
-      debug(error);
-      this.fail();
-    });
-    worker.on('exit', () => this.fail());
+    worker.on('error', (error) => this.fail(new Error(`the helper thread failed: ${error.message}`)));
+    worker.on('exit', (code) => this.fail(new Error(`the helper thread exited (code ${code})`)));
     worker.unref();
   }
 
   static start(): Helper | undefined {
     if (!existsSync(fileURLToPath(WORKER_ENTRY))) return undefined;
-    try {
-      // Not the parent's options: they may be for an eval'd script (`--input-type`) or a loader our plain JS
-      // modules do not need.
-      return new Helper(new Worker(WORKER_ENTRY, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MB } }));
-    } catch (error) {
-      debug(error);
-      return undefined;
-    }
+    // Not the parent's options: they may be for an eval'd script (`--input-type`) or a loader our plain JS
+    // modules do not need.
+    return new Helper(new Worker(WORKER_ENTRY, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MB } }));
   }
 
   get leased(): boolean {
-    return this.leases > 0 && !this.dead;
+    return this.leases > 0;
   }
 
   acquire(): void {
@@ -115,11 +101,16 @@ class Helper {
   releaseOne(): void {
     this.leases--;
     if (this.leases > 0) return;
+    if (this.stopped) {
+      if (helper === this) helper = undefined; // the next generation starts a fresh one
+      return;
+    }
     this.worker.unref();
     this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
   }
 
   call(task: HelperTask, input: unknown): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -134,16 +125,17 @@ class Helper {
     else waiting?.reject(new Error(response.error));
   }
 
-  private fail(): void {
-    this.dead = true;
-    if (helper === this) helper = undefined;
-    for (const waiting of this.pending.values()) waiting.reject(new Error('the helper thread stopped'));
+  private fail(reason: Error): void {
+    this.stopped ??= reason;
+    if (helper === this && this.leases === 0) helper = undefined;
+    for (const waiting of this.pending.values()) waiting.reject(this.stopped);
     this.pending.clear();
   }
 
+  /** Stops an idle helper (nothing is leased, so nothing fails). */
   private async stop(): Promise<void> {
     if (this.leases > 0) return;
-    this.fail();
+    this.fail(new Error('the helper thread was stopped when idle'));
     await this.worker.terminate();
   }
 }

@@ -1,4 +1,5 @@
 /** Constructors with defaults for IR nodes, used by the normalizer and by tests. */
+import { escapeToken } from '../util/json-pointer.js';
 import type { BodyModel, OperationModel, ParameterModel, ServerModel } from './types.js';
 
 export function createOperation(fields: Partial<OperationModel> & Pick<OperationModel, 'method' | 'path'>): OperationModel {
@@ -7,7 +8,7 @@ export function createOperation(fields: Partial<OperationModel> & Pick<Operation
     deprecated: false,
     tags: [],
     parameters: [],
-    pointer: `#/paths/${fields.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${fields.method}`,
+    pointer: `#/paths/${escapeToken(fields.path)}/${fields.method}`,
     ...fields,
   };
 }

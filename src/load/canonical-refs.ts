@@ -3,42 +3,24 @@
  * an existing object reached without passing through another `$ref`. For such a document swagger-parser's
  * bundle changes nothing (it inlines external files and rewrites each internal ref to the canonical path of its
  * target, which is the path it already has), yet it costs seconds on a large spec: it follows every ref and
- * looks each one up in a list. One walk (inspectRefs) proves the document is in that shape; anything unusual
+ * looks each one up in a list. One walk (hasCanonicalRefs) proves the document is in that shape; anything unusual
  * (an external or `%`-encoded ref, a `$id` that changes the base of refs, a ref through or to another ref, a
- * missing target, a very deep document) answers "no", and the caller bundles as before.
- *
- * The same shape makes dereferencing for validation simple when, in addition, no ref has sibling keys and the
- * refs form no cycle: each ref is replaced by its target, which is what swagger-parser does then.
+ * missing target, a very deep document) answers "no", and the caller bundles.
  */
+import { unescapeToken } from '../util/json-pointer.js';
+
 type JsonObject = Record<string, unknown>;
 
 /** Printable ASCII without `%` (decoded by the resolver), `\` and `#`: such a pointer resolves to itself. */
 const PLAIN_POINTER = /^#(?:\/[!"$&-[\]-~]*)+$/;
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
-/** Deeper documents are left to swagger-parser (it gives up dereferencing at 500); the walk is recursive. */
-const MAX_DEREFERENCE_DEPTH = 400;
+/** Deeper documents are left to swagger-parser's bundle (it gives up at 500); the walk is recursive. */
+const MAX_DEPTH = 400;
 
-/** What one walk over a document's refs found. */
-export interface RefShape {
-  /** Every ref is internal and canonical: bundling would return the document unchanged. */
-  canonical: boolean;
-  /**
-   * When canonical, no ref has sibling keys and refs form no cycle: where each ref sits and what replaces it
-   * (see withDereferenced).
-   */
-  dereference?: Replacement[];
-}
-
-type Replacement = [container: JsonObject, key: string, ref: object, target: object];
-
-const ACTIVE = 1;
-const DONE = 2;
-
-/** Walks the document once, through its refs too (depth first, to find cycles). */
-export function inspectRefs(document: JsonObject): RefShape {
-  if (isRef(document)) return { canonical: false };
-  const state = new Map<object, typeof ACTIVE | typeof DONE>();
-  const replacements: Replacement[] = [];
+/** Walks the document once, through its refs too: true when every ref is internal and canonical. */
+export function hasCanonicalRefs(document: JsonObject): boolean {
+  if (isRef(document)) return false;
+  const visited = new Set<object>();
   // A large spec repeats a few thousand refs tens of thousands of times: each is resolved once.
   const targets = new Map<string, object | undefined>();
   const targetOf = (ref: string): object | undefined => {
@@ -49,11 +31,10 @@ export function inspectRefs(document: JsonObject): RefShape {
     }
     return target;
   };
-  let simple = true;
   const visit = (object: JsonObject, depth: number): boolean => {
     const id = object['$id'];
-    if ((typeof id === 'string' && id !== '') || depth > MAX_DEREFERENCE_DEPTH) return false;
-    state.set(object, ACTIVE);
+    if ((typeof id === 'string' && id !== '') || depth > MAX_DEPTH) return false;
+    visited.add(object);
     for (const key in object) {
       const child = object[key];
       if (typeof child !== 'object' || child === null) continue;
@@ -61,39 +42,14 @@ export function inspectRefs(document: JsonObject): RefShape {
       if (isPointerRef(child)) {
         const target = targetOf((child as JsonObject)['$ref'] as string);
         if (!target) return false;
-        const extended = hasSiblingKeys(child);
-        if (extended && !visit(child as JsonObject, depth + 1)) return false; // its other keys
-        if (extended) simple = false;
-        else if (simple) replacements.push([object, key, child, target]);
+        if (hasSiblingKeys(child) && !visit(child as JsonObject, depth + 1)) return false; // its other keys
         next = target;
       }
-      const seen = state.get(next);
-      if (seen === ACTIVE) simple = false;
-      else if (seen === undefined && !visit(next as JsonObject, depth + 1)) return false;
+      if (!visited.has(next) && !visit(next as JsonObject, depth + 1)) return false;
     }
-    state.set(object, DONE);
     return true;
   };
-  if (!visit(document, 0)) return { canonical: false };
-  return simple ? { canonical: true, dereference: replacements } : { canonical: true };
-}
-
-/**
- * Runs `use` on the document as swagger-parser dereferences it (every ref replaced by its target, so a target
- * is shared by all its refs), then puts the refs back: the document is dereferenced in place only while `use`
- * runs, which must not change it. `dereference` is what inspectRefs found for this very document. Returns false
- * without calling `use` when there is none (not canonical, a ref with sibling keys or a cycle of refs):
- * swagger-parser's own rules for those are not simple, and the caller leaves them to it.
- */
-export function withDereferenced(document: JsonObject, dereference: Replacement[] | undefined, use: (dereferenced: JsonObject) => void): boolean {
-  if (!dereference) return false;
-  for (const [object, key, , target] of dereference) object[key] = target;
-  try {
-    use(document);
-  } finally {
-    for (const [object, key, ref] of dereference) object[key] = ref;
-  }
-  return true;
+  return visit(document, 0);
 }
 
 /**
@@ -105,7 +61,7 @@ export function resolveCanonical(document: JsonObject, ref: string): object | un
   let current: unknown = document;
   for (const raw of ref.slice(2).split('/')) {
     if (current === null || typeof current !== 'object' || isRef(current)) return undefined;
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const token = unescapeToken(raw);
     if (Array.isArray(current) ? !ARRAY_INDEX.test(token) || Number(token) >= current.length : !Object.hasOwn(current, token)) return undefined;
     current = (current as JsonObject)[token];
   }

@@ -34,10 +34,10 @@ export async function loadSpec(input: string, diags: Diagnostics, options: LoadO
 
 /** Loads the document, leaving validation for later (the pipeline validates while the helper thread formats). */
 export async function startLoad(input: string, diags: Diagnostics, options: LoadOptions): Promise<StartedLoad> {
-  const { document, refs } = await readDocument(input, diags);
+  const document = await readDocument(input, diags);
   const dialect = detectDialect(document);
   const loaded = /^https?:\/\//i.test(input) ? { document, dialect, sourceUrl: input } : { document, dialect };
-  return { loaded, validate: async () => (options.validate ? validationDiagnostics(document, refs) : []) };
+  return { loaded, validate: async () => (options.validate ? validationDiagnostics(document) : []) };
 }
 
 function detectDialect(document: Record<string, unknown>): SpecDialect {

@@ -8,15 +8,9 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import { UserError } from '../diagnostics/errors.js';
 import { isPlainObject } from '../util/stable.js';
-import { inspectRefs, type RefShape } from './canonical-refs.js';
+import { hasCanonicalRefs } from './canonical-refs.js';
 
-export interface ReadDocument {
-  document: Record<string, unknown>;
-  /** The refs of an unbundled document, as inspectRefs found them (for validation). */
-  refs?: RefShape;
-}
-
-export async function readDocument(input: string, diags: Diagnostics): Promise<ReadDocument> {
+export async function readDocument(input: string, diags: Diagnostics): Promise<Record<string, unknown>> {
   let parsed: Record<string, unknown>;
   try {
     parsed = asDocument(await SwaggerParser.parse(input));
@@ -24,14 +18,13 @@ export async function readDocument(input: string, diags: Diagnostics): Promise<R
     if (isNotOpenApiError(parseError)) throw notOpenApi(parseError);
     throw cannotRead(input, parseError);
   }
-  const refs = inspectRefs(parsed);
-  if (refs.canonical) return { document: parsed, refs };
+  if (hasCanonicalRefs(parsed)) return parsed;
   try {
-    return { document: asDocument(await SwaggerParser.bundle(input)) };
+    return asDocument(await SwaggerParser.bundle(input));
   } catch (bundleError) {
     if (isNotOpenApiError(bundleError)) throw notOpenApi(bundleError);
     diags.warn('OTM_BUNDLE_FALLBACK', '#', `Some $refs could not be resolved (${firstLine(errorMessage(bundleError))}); unresolved ones are treated as free-form values`);
-    return { document: parsed, refs };
+    return parsed;
   }
 }
 

@@ -1,47 +1,35 @@
 /**
- * Spec validation, as swagger-parser does it (dereference, then the OpenAPI/Swagger JSON Schema, then its
- * Swagger 2.0 rules), turned into OTM_SPEC_INVALID warnings: real specs are often slightly invalid and still
+ * Spec validation turned into OTM_SPEC_INVALID warnings: real specs are often slightly invalid and still
  * describe a usable API. The document is left unchanged.
  *
- * A canonical document with simple, acyclic refs is dereferenced in place for the time of the check (one walk,
- * canonical-refs.ts; the refs are put back after) and checked as swagger-parser checks it
- * (schema-validation.ts, then its Swagger 2.0 rules): the same messages as `SwaggerParser.validate`, without
- * copying the whole document first, and without checking each shared component again wherever it is
- * referenced, which costs seconds on a large spec. Any other document goes through `SwaggerParser.validate`,
- * as a copy since it dereferences what it validates.
+ * Two checks, as swagger-parser's `validate` makes them: the document against its version's JSON Schema
+ * (schema-validation.ts, on the document as written), and for Swagger 2.0 the rules that schema cannot express
+ * (unique operation ids, declared path parameters, …), through swagger-parser's public `validate` with only
+ * those rules on (it dereferences, so it is given a copy). OpenAPI 3.x has no such rules in swagger-parser.
  */
-import { createRequire } from 'node:module';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Diagnostic } from '../diagnostics/diagnostics.js';
-import { inspectRefs, withDereferenced, type RefShape } from './canonical-refs.js';
 import { errorMessage, firstLine } from './read-document.js';
-import { validateSchema } from './schema-validation.js';
+import { schemaErrors } from './schema-validation.js';
 
 const MAX_VALIDATION_DIAGNOSTICS = 200;
 
-const require = createRequire(import.meta.url);
-
-/** `refs`: what inspectRefs found for this document, if it was run on it already. */
-export async function validationDiagnostics(document: Record<string, unknown>, refs?: RefShape): Promise<Diagnostic[]> {
+export async function validationDiagnostics(document: Record<string, unknown>): Promise<Diagnostic[]> {
+  const lines = schemaErrors(document);
+  if (lines.length > 0) return asDiagnostics(lines);
+  if (!document['swagger']) return [];
   try {
-    const { dereference } = refs ?? inspectRefs(document);
-    if (!withDereferenced(document, dereference, validateDereferenced)) await SwaggerParser.validate(structuredClone(document) as never);
+    await SwaggerParser.validate(structuredClone(document) as never, { validate: { schema: false, spec: true } });
     return [];
   } catch (error) {
-    return asDiagnostics(errorMessage(error));
+    return asDiagnostics(errorMessage(error).split('\n'));
   }
 }
 
-/** What `SwaggerParser.validate` does once it has dereferenced the document (no circular refs). */
-function validateDereferenced(document: Record<string, unknown>): void {
-  validateSchema(document);
-  (require('@apidevtools/swagger-parser/lib/validators/spec.js') as (api: unknown) => void)(document);
-}
-
-/** swagger-parser lists schema errors one a line, as `#/pointer message`. */
-function asDiagnostics(message: string): Diagnostic[] {
+/** One warning per `#/pointer message` line; a message without pointers is one warning at the root. */
+function asDiagnostics(message: readonly string[]): Diagnostic[] {
   const warning = (pointer: string, text: string): Diagnostic => ({ code: 'OTM_SPEC_INVALID', severity: 'warning', pointer, message: text });
-  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = message.map((l) => l.trim()).filter(Boolean);
   const detailed = lines.filter((l) => l.startsWith('#'));
   if (detailed.length === 0) return [warning('#', firstLine(lines.join(' ')))];
   const diagnostics = detailed.slice(0, MAX_VALIDATION_DIAGNOSTICS).map((line) => {

@@ -49,10 +49,3 @@ function resolveAgainstSource(url: string, sourceUrl: string | undefined): strin
     return url;
   }
 }
-
-/** The usable absolute base URL among servers, if any (a relative or templated one is not usable). */
-export function usableBaseUrl(servers: readonly ServerModel[]): string | undefined {
-  const first = servers[0];
-  if (!first || !/^https?:\/\//i.test(first.url) || /[{}]/.test(first.url)) return undefined;
-  return first.url.replace(/\/+$/, '');
-}

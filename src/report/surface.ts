@@ -4,7 +4,7 @@
  */
 import type { Catalog } from '../../templates/runtime/catalog.js';
 import { modeListing } from '../../templates/runtime/listing.js';
-import { onHelper } from '../helper/helper.js';
+import { runTask } from '../helper/helper.js';
 import { countListTokens } from './tokens.js';
 import { hostsRefusing, toolNameBudget } from '../tools/host-limits.js';
 import { META_TOOL_NAMES } from '../../templates/runtime/meta-definitions.js';
@@ -28,14 +28,14 @@ export interface SurfaceReport {
   clientLimitsExceeded: string[];
 }
 
-/** `listedInModeAll`: every catalog tool's tools/list entry, stringified (tools-list.json's lines). */
+/** `listedInModeAll`: every catalog tool's tools/list entry, stringified. */
 export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly string[], serverKey: string): Promise<SurfaceReport> {
   const names = catalog.tools.map((t) => t.name);
   const { direct, meta } = modeListing(catalog, names, catalog.toolMode);
   const listedNames = [...direct.map((i) => names[i]!), ...meta.map((t) => t.name)];
   // The answer's bytes: {"tools":[…]} with the entries the mode lists, as JSON.stringify would join them.
   const json = `{"tools":[${[...direct.map((i) => listedInModeAll[i]!), ...meta.map((t) => JSON.stringify(t))].join(',')}]}`;
-  const listTokens = (await onHelper<number>('countTokens', json)) ?? (await countListTokens(json));
+  const listTokens = await runTask('countTokens', json, () => countListTokens(json));
   return {
     tools: listedNames.length,
     listBytes: Buffer.byteLength(json),

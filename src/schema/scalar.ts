@@ -1,5 +1,6 @@
 /** Keywords about a single value: type, nullability, enums, numeric and string bounds, formats. */
 import type { JsonSchema } from '../ir/types.js';
+import { isPlainObject } from '../util/stable.js';
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 
@@ -53,7 +54,7 @@ function matchesType(value: unknown, type: string): boolean {
     case 'boolean':
       return typeof value === type;
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+      return isPlainObject(value);
     default:
       return true;
   }

@@ -3,6 +3,7 @@
  * and audio as such, other binary content as an embedded resource, everything bounded by a byte cap.
  */
 import type { CappedBody, UpstreamResponse } from './http-client.js';
+import { isPlainObject } from './plain-object.js';
 
 export type ToolContent =
   | { type: 'text'; text: string }
@@ -10,11 +11,12 @@ export type ToolContent =
   | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } };
 
-export interface ToolResult {
+/** A type rather than an interface: the SDK's result types have an index signature, which only a type satisfies. */
+export type ToolResult = {
   content: ToolContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
-}
+};
 
 export interface ResponseOptions {
   /** Never read more than this many bytes of the body. */
@@ -282,6 +284,3 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

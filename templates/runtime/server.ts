@@ -11,7 +11,6 @@ import type { ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import type { ListedTool } from './listing.js';
-import { serializedTools, type SerializedListing } from './listing-bytes.js';
 import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
 import { PROFILES, profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
@@ -27,11 +26,6 @@ export interface ServeOptions {
   searchIndex: () => Promise<OperationSearch>;
   /** Tools per tools/list page; 0 = one page. */
   pageSize: number;
-  /**
-   * tools-list.json, for a transport that writes pre-serialized pages (stdio.ts): pages are then placeholders
-   * for bytes. Any other transport would send the placeholder, an empty list, so it must not be given there.
-   */
-  serializedListing?: SerializedListing;
   /** How a client's profile is chosen (profiles.ts); absent: every client gets the full schemas. */
   profiles?: ProfileChoice;
   /** The owner's own tools, resources and prompts (extensions.ts). */
@@ -64,7 +58,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
       },
     });
     const profileOf = (ctx: { mcpReq: { envelope?: unknown } }) => profileFor(choice, clientName(ctx.mcpReq.envelope, server));
-    server.setRequestHandler('tools/list', (request, ctx) => pageFor(listingOf(profileOf(ctx)).pages, request.params?.cursor) as never);
+    server.setRequestHandler('tools/list', (request, ctx) => pageFor(listingOf(profileOf(ctx)).pages, request.params?.cursor));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
       const listing = listingOf(profileOf(ctx));
@@ -78,17 +72,17 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
       const tool = meta ? undefined : deps.registry.get(name);
       // JSON text that did not parse: the refusal says so (callTool would only say the value is not an object).
       const invalid = meta ? deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args) : unparsed.length > 0 && tool ? deps.registry.validate(tool, args) : undefined;
-      if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`) as never;
+      if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`);
       if (meta) {
-        return (await handleMetaTool(name, args, {
+        return handleMetaTool(name, args, {
           registry: deps.registry,
           search: options.searchIndex,
           callOperation: (tool, operationArgs) => callTool(deps, tool, operationArgs, ctx.mcpReq.signal, callerHeaders),
-        })) as never;
+        });
       }
       // Operations not listed in this mode stay callable by name: listing is about the model's context.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-      return (await callTool(deps, tool, args, ctx.mcpReq.signal, callerHeaders)) as never;
+      return callTool(deps, tool, args, ctx.mcpReq.signal, callerHeaders);
     });
     registerResourcesAndPrompts(server, extensions, contextOf);
     return server;
@@ -163,12 +157,7 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
   const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool })), ...extraTools.map((tool) => ({ tool }))];
   const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
   if (!profile.rules) {
-    // The full profile: over stdio, pages are tools-list.json's bytes.
-    const { serializedListing } = options;
-    const pageTools = serializedListing
-      ? (slice: PageEntry[]) => serializedTools(Buffer.concat(joinedBy(COMMA, slice.map((entry) => entryBytes(entry, serializedListing, names, listed)))))
-      : (slice: PageEntry[]) => slice.map(listed);
-    return { pages: paginate(entries, options.pageSize, pageTools), metaByName, decoded: (_name, args) => ({ args, unparsed: [] }) };
+    return { pages: paginate(entries, options.pageSize, (slice) => slice.map(listed)), metaByName, decoded: (_name, args) => ({ args, unparsed: [] }) };
   }
   const lowered = new Map<string, LoweredTool>();
   const loweredOf = (tool: ListedTool) => {
@@ -204,27 +193,16 @@ function loadCallPath(): NonNullable<typeof callPath> {
   return callPath;
 }
 
-interface Page {
+/** A tools/list result (a type, so that it is assignable to the SDK's ListToolsResult). */
+type Page = {
   tools: ListedTool[];
   nextCursor?: string;
-}
+};
 
 /** A listed operation (by catalog index) or a meta-tool. */
 interface PageEntry {
   index?: number;
   tool?: ListedTool;
-}
-
-const COMMA = Buffer.from(',');
-
-/** An operation's line of tools-list.json; a meta-tool, or an operation the file does not match, stringified. */
-function entryBytes(entry: PageEntry, listing: SerializedListing, names: readonly string[], listed: (entry: PageEntry) => ListedTool): Buffer {
-  const line = entry.index === undefined ? undefined : listing.at(entry.index, names[entry.index]!);
-  return line ?? Buffer.from(JSON.stringify(listed(entry)));
-}
-
-function joinedBy(separator: Buffer, parts: Buffer[]): Buffer[] {
-  return parts.flatMap((part, i) => (i === 0 ? [part] : [separator, part]));
 }
 
 /** Pages are built on first request: a cold start lists (and reads) only the tools of the first page. */

@@ -105,7 +105,7 @@ describe('2026-07-28 clients, by the clientInfo in the _meta envelope', () => {
     }
   });
 
-  it('an unknown client gets the full schemas, as tools-list.json holds them', async () => {
+  it('an unknown client gets the full schemas, as the catalog holds them', async () => {
     const client = await connectModernStdio(project.entry, env);
     try {
       expect((await client.listTools()).tools).toEqual(fullListing);

@@ -46,7 +46,7 @@ it('packs, installs from the tarball into an empty folder, and starts through it
   const packed = JSON.parse(run(['pack', '--json', '--pack-destination', root], project)) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = packed[0]!.files.map((f) => f.path).sort();
   expect(files).toContain('dist/index.js');
-  expect(files).toEqual(expect.arrayContaining(['catalog.json', 'search-index.json', 'tools-list.json']));
+  expect(files).toEqual(expect.arrayContaining(['catalog.json', 'search-index.json']));
   expect(files).toContain('README.md');
   expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
 

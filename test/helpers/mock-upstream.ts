@@ -13,6 +13,8 @@ export interface MockResponse {
   status?: number;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Answer only after this long (a slow upstream). */
+  delayMs?: number;
 }
 
 export type Responder = (req: RecordedRequest) => MockResponse;
@@ -33,6 +35,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: await readBody(req) };
     requests.push(recorded);
     const answer = responder(recorded);
+    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     res.writeHead(answer.status ?? 200, answer.headers ?? {});
     res.end(answer.body ?? '');
   });

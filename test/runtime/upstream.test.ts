@@ -228,9 +228,7 @@ describe('callUpstream against a local server', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
-  it('calls after a timed-out one still get a live signal (a fired signal is never reused)', async () => {
-    // Signals that never fired are reused between calls; one that fired must not be handed out again, or
-    // every later call would be aborted before it starts.
+  it('calls after a timed-out or cancelled one still get a live signal', async () => {
     for (let i = 0; i < 3; i++) expect((await callUpstream(get('/json'), OPTS)).isError).toBeUndefined();
     expect((await callUpstream(get('/slow'), { ...OPTS, timeoutMs: 50 })).isError).toBe(true);
     const cancelled = new AbortController();
@@ -241,7 +239,7 @@ describe('callUpstream against a local server', () => {
     expect(results.map((r) => r.structuredContent)).toEqual(Array.from({ length: 5 }, () => ({ id: 7, name: 'Rex' })));
   });
 
-  it('a reused signal carries a bounded number of listeners (no MaxListenersExceededWarning on a busy server)', async () => {
+  it("a call's signal carries a bounded number of listeners (no MaxListenersExceededWarning on a busy server)", async () => {
     // fetch leaves an abort listener on its signal per request until that request is collected.
     const signals = new Set<AbortSignal>();
     const spy: typeof fetch = (input, init) => {

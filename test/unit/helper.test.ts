@@ -1,11 +1,10 @@
 /**
  * The helper thread (built code only: a worker runs dist/) answers every request as the main thread would,
- * and a generation run through it gives the same files as one without it.
+ * a generation run through it gives the same files as one without it, and a task that fails there fails.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toolNamesSkeleton } from '../../src/emit/code.js';
 import { searchIndexText } from '../../src/emit/tool-modes.js';
 import { formatSources } from '../../src/format/prettier.js';
 import { generate } from '../../src/pipeline.js';
@@ -17,11 +16,14 @@ type HelperModule = typeof import('../../src/helper/helper.js');
 type Built = { generate: typeof generate };
 
 describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper thread (built)', () => {
-  it('builds the structure of src/tools.ts, formats and counts exactly as this thread does', async () => {
-    const { leaseHelper, onHelper } = (await import(join(DIST, 'helper', 'helper.js'))) as HelperModule;
+  it('formats, builds the search index and counts exactly as this thread does', async () => {
+    const { leaseHelper, runTask } = (await import(join(DIST, 'helper', 'helper.js'))) as HelperModule;
+    const onHelper = (task: Parameters<HelperModule['runTask']>[0], input: unknown) =>
+      runTask(task, input, () => {
+        throw new Error('ran on the main thread');
+      });
     const lease = leaseHelper();
     try {
-      expect(await onHelper('toolNamesSkeleton', undefined)).toBe(await toolNamesSkeleton());
       const entries: Array<[string, string]> = Array.from({ length: 30 }, (_, i) => [`tool_${i}`, `GET /things/{id}/${'x'.repeat(i * 4)}`]);
       const sources: Array<[string, string]> = [['const a = {"b":1}', 'typescript'], ['{"docCount":1,"docLengths":[3],"avgDocLength":3,"postings":{}}', 'json']];
       expect(await onHelper('format', sources)).toEqual(await formatSources(sources));
@@ -33,10 +35,12 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
       expect(await onHelper('searchIndexFile', input)).toBe(searchIndexText(input));
       const text = JSON.stringify({ tools: entries, special: '<|endoftext|>' });
       expect(await onHelper('countTokens', text)).toBe(await countListTokens(text));
+      // A task that fails on the helper is an error here, not work done again on this thread.
+      await expect(onHelper('format', [['const = ;', 'typescript']])).rejects.toThrow(/SyntaxError|Unexpected/);
     } finally {
       lease.release();
     }
-    expect(await onHelper('countTokens', 'no lease, no helper')).toBeUndefined();
+    await expect(onHelper('countTokens', 'no lease: this thread')).rejects.toThrow('ran on the main thread');
   });
 
   it('changes nothing in what is generated', async () => {

@@ -4,12 +4,12 @@
  */
 import type { BodyPlan, ParamStyle } from './catalog.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
+import { isPlainObject } from './plain-object.js';
 import {
   RequestBuildError,
   encodeQueryKey,
   encodeRfc3986,
   flattenBracketed,
-  isPlainObject,
   joinPairs,
   scalarToString,
   serializeQueryParam,

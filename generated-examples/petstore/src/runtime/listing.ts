@@ -5,7 +5,8 @@
 import type { Catalog, CatalogTool, JsonSchema, ToolMode } from './catalog.js';
 import { metaToolDefinitions } from './meta-definitions.js';
 
-export interface ListedTool {
+/** A type rather than an interface, so that it is assignable to the SDK's Tool (which has an index signature). */
+export type ListedTool = {
   name: string;
   title?: string;
   description: string;
@@ -13,7 +14,7 @@ export interface ListedTool {
   outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations: CatalogTool['annotations'];
   _meta?: Record<string, unknown>;
-}
+};
 
 /** A self-contained inputSchema: the tool's schema plus the shared `$defs` it needs (shared by reference). */
 export function assembleInputSchema(tool: CatalogTool, defs: Catalog['defs']): JsonSchema {

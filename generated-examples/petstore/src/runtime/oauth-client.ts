@@ -5,6 +5,7 @@
  * their own, so a burst of calls costs one token request.
  */
 import { createHash } from 'node:crypto';
+import { isPlainObject } from './plain-object.js';
 
 export interface TokenRequest {
   tokenUrl: string;
@@ -111,7 +112,7 @@ export class ClientCredentialsTokens {
 }
 
 function cachedTokenFrom(payload: unknown, fetchedAt: number, tokenUrl: string): CachedToken {
-  const fields = isObject(payload) ? payload : {};
+  const fields = isPlainObject(payload) ? payload : {};
   const token = fields['access_token'];
   if (typeof token !== 'string' || token === '') throw new TokenRequestError(`the token endpoint ${tokenUrl} returned no access_token`);
   const type = fields['token_type'];
@@ -138,7 +139,7 @@ function cacheKey(request: TokenRequest): string {
 
 /** The standard `error` code only: descriptions are free text that could quote the request. */
 function oauthErrorOf(payload: unknown): string {
-  const code = isObject(payload) ? payload['error'] : undefined;
+  const code = isPlainObject(payload) ? payload['error'] : undefined;
   return typeof code === 'string' && /^[\x20-\x7e]{1,64}$/.test(code) ? ` (${code})` : '';
 }
 
@@ -148,6 +149,3 @@ function reasonOf(error: unknown): string {
   return typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.message : String(error);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

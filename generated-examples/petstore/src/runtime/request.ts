@@ -64,17 +64,7 @@ export function buildRequest(plan: RequestPlan, args: Record<string, unknown>, b
 // URL
 // ---------------------------------------------------------------------------------------------------
 
-/** The last base URL parsed: a server calls one base (or a few), and parsing it on every call is wasted. */
-let lastBase: { text: string; url: URL } | undefined;
-
 function parseBaseUrl(baseUrl: string): URL {
-  if (lastBase?.text === baseUrl) return lastBase.url;
-  const url = parseBaseUrlAnew(baseUrl);
-  lastBase = { text: baseUrl, url };
-  return url;
-}
-
-function parseBaseUrlAnew(baseUrl: string): URL {
   let base: URL;
   try {
     base = new URL(baseUrl);

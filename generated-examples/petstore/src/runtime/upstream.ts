@@ -110,12 +110,10 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
 /**
  * One signal for the whole exchange: aborted by the client's cancellation or by the time budget. Built by
  * hand and released when the call ends, rather than with AbortSignal.timeout/any: those leave a timer and
- * listeners alive for the full budget after every call, which shows up as GC work on a busy server.
+ * listeners alive for the full budget after every call.
  */
 function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
-  const pooled = idleControllers.pop() ?? { controller: new AbortController(), uses: 0 };
-  const { controller } = pooled;
-  pooled.uses++;
+  const controller = new AbortController();
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
@@ -130,23 +128,9 @@ function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): {
     release: () => {
       clearTimeout(timer);
       clientSignal?.removeEventListener('abort', onClientAbort);
-      if (!controller.signal.aborted && pooled.uses < MAX_SIGNAL_USES && idleControllers.length < MAX_IDLE_CONTROLLERS) idleControllers.push(pooled);
     },
   };
 }
-
-/**
- * Controllers whose signal never fired, kept for the next few calls: in Node 20 creating an AbortSignal costs
- * more CPU than the rest of a small call's own work, and each one is a native object the GC must track.
- * Reuse is safe because a signal only ever goes from not-aborted to aborted, and an aborted one is dropped.
- * Each use is bounded: the node:http sender removes its listener when the body is read, but fetch (the
- * injected sender) leaves one on the signal for every request until that request is garbage-collected, so a
- * signal reused without end would collect thousands of them (slower to add to, and a
- * MaxListenersExceededWarning). Aborting a finished request does nothing.
- */
-const idleControllers: Array<{ controller: AbortController; uses: number }> = [];
-const MAX_IDLE_CONTROLLERS = 64;
-const MAX_SIGNAL_USES = 8;
 
 function senderFor(opts: UpstreamOptions): SendRequest {
   return opts.fetch ? sendWithFetch(opts.fetch) : sendWithNodeHttp(opts.userAgent);

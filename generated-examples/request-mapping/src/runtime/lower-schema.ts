@@ -10,6 +10,7 @@
  * undoes them (decode-arguments.ts) before validating.
  */
 import type { JsonSchema } from './catalog.js';
+import { isPlainObject } from './plain-object.js';
 
 /** The rules, by the name the generation report and the README use. */
 export type RuleId =
@@ -526,9 +527,6 @@ function asSchema(value: unknown): JsonSchema {
   return isPlainObject(value) ? (value as JsonSchema) : {};
 }
 
-function isPlainObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function asStrings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

@@ -13,6 +13,7 @@
  * - A parameter with `contentType` (declared with `content`, not `schema`) is JSON text, encoded like a
  *   plain string in its location.
  */
+import { isPlainObject } from './plain-object.js';
 import type { ParamPlan, ParamStyle } from './catalog.js';
 
 /** A request could not be built from the arguments (missing path argument, unsafe URL, bad body). */
@@ -98,9 +99,6 @@ export function sanitizeHeaderValue(text: string): string {
 // Value shapes
 // ---------------------------------------------------------------------------------------------------
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
-}
 
 function isContainer(value: unknown): boolean {
   return Array.isArray(value) || isPlainObject(value);

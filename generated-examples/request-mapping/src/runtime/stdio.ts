@@ -1,61 +1,110 @@
-/** MCP over stdio (2026-07-28 and 2025-11-25 clients): one process, one client. */
-import type { Readable, Writable } from 'node:stream';
-import type { Server } from '@modelcontextprotocol/server';
+/**
+ * MCP over stdio (2026-07-28 and 2025-11-25 clients): one process, one client.
+ *
+ * A client that writes its requests and closes stdin (a script, a pipe, a host shutting down) still gets every
+ * answer: the SDK's transport closes when its input ends and aborts what is in flight, so it reads a stream of
+ * ours that ends only once the requests read so far were answered. On end of input, SIGTERM or SIGINT the
+ * server stops reading, waits for those answers (bounded: a call ends by its own timeout, the bound adds a
+ * margin to write its answer), logs the requests the bound cut, and exits. A second signal exits at once.
+ */
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage, Server, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { spliceSerializedTools } from './listing-bytes.js';
 import type { Logger } from './log.js';
+import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
 
-export function startStdio(factory: () => Server, log: Logger): void {
-  const handle = serveStdio(factory, { transport: new SerializedPagesTransport(), onerror: (e) => log.error('stdio error', { error: e.message }) });
-  const stop = () => void handle.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+/** Time, beyond the call timeout, for the answer of a call that timed out to be written. */
+export const DRAIN_MARGIN_MS = 1_000;
+
+export function startStdio(factory: () => Server, log: Logger, callTimeoutMs: number): void {
+  const input = new PassThrough();
+  process.stdin.pipe(input, { end: false });
+  const wire = new AnswerTracking(new StdioServerTransport(input, process.stdout));
+  const handle = serveStdio(factory, { transport: wire, onerror: (e) => log.error('stdio error', { error: e.message }) });
+  let draining: Promise<void> | undefined;
+  const drain = (reason: string) =>
+    (draining ??= (async () => {
+      process.stdin.unpipe(input);
+      process.stdin.pause();
+      const cut = await wire.unansweredAfter(callTimeoutMs + DRAIN_MARGIN_MS);
+      if (cut.length > 0) log.warn('stdio: exiting with requests unanswered', { reason, boundMs: callTimeoutMs + DRAIN_MARGIN_MS, unanswered: cut });
+      await handle.close();
+    })());
+  process.stdin.once('end', () => void drain('end of input').then(() => process.exit(0)));
+  exitGracefullyOnSignals(() => drain('signal'), log);
   log.info('serving MCP on stdio');
 }
 
 /**
- * The SDK's stdio transport, except that a tools/list answer whose page is pre-serialized (listing-bytes.ts)
- * is written with the page's bytes in place: everything else goes through the SDK's own send.
+ * The SDK's stdio transport, counting the client's requests from the moment they are read until their answer
+ * was written. Long-lived `subscriptions/listen` requests are not counted: they end with the connection.
  */
-export class SerializedPagesTransport extends StdioServerTransport {
-  private closed = false;
+export class AnswerTracking implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  private readonly inflight = new InflightRequests();
+  private readonly unanswered = new Map<string, { label: string; answered: () => void }>();
 
-  constructor(
-    stdin: Readable = process.stdin,
-    private readonly stdout: Writable = process.stdout,
-  ) {
-    super(stdin, stdout);
+  constructor(private readonly wire: Transport) {}
+
+  start(): Promise<void> {
+    this.wire.onclose = () => this.onclose?.();
+    this.wire.onerror = (error) => this.onerror?.(error);
+    this.wire.onmessage = (message, extra) => {
+      this.noteIncoming(message);
+      this.onmessage?.(message, extra);
+    };
+    return this.wire.start();
   }
 
-  override async close(): Promise<void> {
-    this.closed = true;
-    return super.close();
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    try {
+      await this.wire.send(message, options);
+    } finally {
+      if ('id' in message && !('method' in message)) this.settle(message.id);
+    }
   }
 
-  override send(...args: Parameters<StdioServerTransport['send']>): Promise<void> {
-    const parts = this.closed ? undefined : spliceSerializedTools(args[0]);
-    return parts ? writeAll(this.stdout, parts) : super.send(...args);
+  close(): Promise<void> {
+    return this.wire.close();
+  }
+
+  /**
+   * Waits until every request read so far was answered, or `boundMs` passed; what is still unanswered then.
+   * Waits one turn of the event loop first: chunks already read from stdin reach the transport by then.
+   */
+  async unansweredAfter(boundMs: number): Promise<string[]> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.inflight.waitUntilIdle(boundMs);
+    return [...this.unanswered.values()].map((entry) => entry.label);
+  }
+
+  private noteIncoming(message: JSONRPCMessage): void {
+    if ('method' in message && 'id' in message) {
+      if (message.method === 'subscriptions/listen') return;
+      const key = idKey(message.id);
+      if (this.unanswered.has(key)) return;
+      const tool = message.method === 'tools/call' ? (message.params as { name?: unknown } | undefined)?.name : undefined;
+      const label = `${message.method}${typeof tool === 'string' ? ` ${tool}` : ''} (id ${JSON.stringify(message.id)})`;
+      this.inflight.track(new Promise<void>((answered) => this.unanswered.set(key, { label, answered })));
+    } else if ('method' in message && message.method === 'notifications/cancelled') {
+      // A cancelled request is not answered.
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.settle(requestId);
+    }
+  }
+
+  private settle(id: unknown): void {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const key = idKey(id);
+    const entry = this.unanswered.get(key);
+    this.unanswered.delete(key);
+    entry?.answered();
   }
 }
 
-/**
- * Writes the parts in one go (corked: one writev) and resolves once the stream took them, after a drain when
- * its buffer was full; rejects on its error.
- */
-function writeAll(stream: Writable, parts: readonly Buffer[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error | null) => {
-      stream.off('error', settle);
-      stream.off('drain', settle);
-      if (error) reject(error);
-      else resolve();
-    };
-    stream.once('error', settle);
-    stream.cork();
-    let accepted = true;
-    for (const part of parts) accepted = stream.write(part);
-    stream.uncork();
-    if (accepted) settle();
-    else stream.once('drain', settle);
-  });
+/** JSON-RPC ids 1 and "1" are different requests. */
+function idKey(id: string | number): string {
+  return `${typeof id}:${id}`;
 }
