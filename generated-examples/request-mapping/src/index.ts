@@ -3,13 +3,12 @@
 // Only the file reader is imported up front: catalog.json is read on the thread pool while the MCP SDK loads.
 import { readDataAhead } from './runtime/data-file.js';
 
-const catalogUrl = new URL('../catalog.json', import.meta.url);
-start(readDataAhead(catalogUrl));
+start(readDataAhead(new URL('../catalog.json', import.meta.url)));
 
 /** The bytes are held by the start-up chain only: once parsed, they are let go. */
 function start(catalogBytes: Promise<Buffer>): void {
-  Promise.all([import('./runtime/main.js'), import('./hooks.js')])
-    .then(([{ main }, hooks]) => main({ catalogUrl, catalogBytes, hooks }))
+  Promise.all([import('./runtime/main.js'), import('./server.js')])
+    .then(([{ main }, { createServer }]) => main((options) => createServer({ ...options, catalogBytes })))
     .catch((error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);

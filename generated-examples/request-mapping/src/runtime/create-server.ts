@@ -16,7 +16,6 @@ import { serveExtensions, type Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import type { HttpServerHandle, McpEndpoint, StartHttpOptions } from './http.js';
 import { readDataAhead, readJsonFile } from './data-file.js';
-import { serializedListing, type SerializedListing } from './listing-bytes.js';
 import { createLogger, redactingLogger, type Logger } from './log.js';
 import { readProfileChoice } from './profiles.js';
 import { serverRedactionForms } from './redact.js';
@@ -28,12 +27,10 @@ import type { UpstreamAuth } from './upstream-auth.js';
 import type { CallDeps } from './call-tool.js';
 
 export interface CreateServerOptions extends Extensions {
-  /** The project's catalog.json (search-index.json and tools-list.json are read beside it). */
+  /** The project's catalog.json (search-index.json is read beside it). */
   catalogUrl: URL;
   /** catalog.json's bytes, when the caller started reading them already (see readDataAhead). */
   catalogBytes?: Promise<Buffer>;
-  /** tools-list.json's bytes, likewise. */
-  listingBytes?: Promise<Buffer>;
   /** Where the configuration and credentials are read from (default process.env, copied once). */
   env?: NodeJS.ProcessEnv;
   /** Sends every upstream request (and OAuth token request) through this fetch instead of node:http. */
@@ -92,25 +89,9 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
     endpoint: async () => (await http()).mcpEndpoint(await httpFactory(), log),
     listen: async (listenOptions) => (await http()).startHttp(await httpFactory(), config, log, listenOptions),
     serveStdio: async () => {
-      // Over stdio, tools/list pages are written from tools-list.json's bytes (listing-bytes.ts).
-      const listing = await readListing(options.listingBytes ?? readDataAhead(new URL('tools-list.json', catalogUrl)), log);
-      startStdio(stdioFactory(deps, serve, listing), log);
+      startStdio(createServerFactory(deps, serve), log, config.timeoutMs);
     },
   };
-}
-
-function stdioFactory(deps: CallDeps, serve: ServeOptions, listing: SerializedListing | undefined): () => Server {
-  return createServerFactory(deps, { ...serve, ...(listing ? { serializedListing: listing } : {}) });
-}
-
-/** tools-list.json's listing; without the file (or in another layout) tools/list pages are built from the catalog. */
-async function readListing(bytes: Promise<Buffer>, log: Logger): Promise<SerializedListing | undefined> {
-  try {
-    return serializedListing(await bytes);
-  } catch (error) {
-    log.debug('tools-list.json not read; tools/list pages are built from the catalog', { error: error instanceof Error ? error.message : String(error) });
-    return undefined;
-  }
 }
 
 /** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */
