@@ -6,7 +6,7 @@
  * - `readOnly` properties are left out: a caller never sends them.
  */
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import type { JsonSchema } from '../ir/types.js';
+import type { JsonSchema, SpecDialect } from '../ir/types.js';
 import { joinPointer, parseLocalRef, resolvePointer } from '../util/json-pointer.js';
 import { jsonFitsIn } from '../util/json-size.js';
 import { isPlainObject } from '../util/stable.js';
@@ -32,6 +32,7 @@ export class SchemaConverter {
   constructor(
     private readonly document: Record<string, unknown>,
     private readonly diags: Diagnostics,
+    private readonly dialect: SpecDialect,
   ) {}
 
   /** Converts the schema at `pointer` (used in diagnostics) for use as tool input. */
@@ -68,11 +69,23 @@ export class SchemaConverter {
       this.defs[name] = {}; // placeholder first: a recursive ref to itself finds the name already taken
       this.defs[name] = this.convert(target, ref);
     }
-    const result = defRef(name);
-    // 3.1 allows siblings next to $ref; keep the ones that matter to a caller.
-    if (typeof schema['description'] === 'string' && schema['description'].trim()) result['description'] = firstSentence(schema['description']);
-    if (schema['nullable'] === true) return applyNullable(result);
-    return result;
+    return this.withRefSiblings(defRef(name), schema, pointer);
+  }
+
+  /**
+   * OpenAPI 3.0 and Swagger 2.0 ignore the siblings of a `$ref` (`{ $ref: Id, type: string }` is an Id); only a
+   * description is kept, which changes nothing a call sends. OpenAPI 3.1 schemas are JSON Schema 2020-12, where
+   * siblings apply next to the reference, so they are converted and kept.
+   */
+  private withRefSiblings(ref: JsonSchema, schema: Record<string, unknown>, pointer: string): JsonSchema {
+    const { $ref: _ref, nullable, ...siblings } = schema;
+    if (this.dialect !== 'openapi-3.1') {
+      const description = siblings['description'];
+      if (typeof description === 'string' && description.trim()) ref['description'] = firstSentence(description);
+      return ref;
+    }
+    const result = { ...ref, ...this.convertObject(siblings, pointer) };
+    return nullable === true ? applyNullable(result) : result;
   }
 
   private convertObject(source: Record<string, unknown>, pointer: string): JsonSchema {

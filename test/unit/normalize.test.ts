@@ -102,4 +102,21 @@ describe('normalize', () => {
     const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { get: { parameters: [{ name: 'Accept', in: 'header', schema: { type: 'string' } }], responses: {} } } } });
     expect(api.operations[0]!.parameters).toEqual([]);
   });
+
+  it('sends format byte bodies as base64 text and format binary bodies as bytes', () => {
+    const binary = (format: string) => ({ required: true, content: { 'application/octet-stream': { schema: { type: 'string', format } } } });
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { put: { requestBody: binary('binary'), responses: {} }, post: { requestBody: binary('byte'), responses: {} } } } });
+    const [put, post] = api.operations.map((op) => op.body!);
+    expect([put!.encodingKind, put!.schema['type'], put!.base64Text]).toEqual(['binary', 'object', undefined]);
+    expect([post!.encodingKind, post!.schema['type'], post!.schema['contentEncoding'], post!.base64Text]).toEqual(['text', 'string', 'base64', true]);
+  });
+
+  it('requires a required JSON body the spec does not describe, any value but null', () => {
+    const body = (required: boolean) => ({ required, content: { 'application/json': {} } });
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { delete: { requestBody: body(true), responses: {} }, post: { requestBody: body(false), responses: {} } } } });
+    const [post, del] = api.operations.map((op) => op.body!);
+    expect(del!.required).toBe(true);
+    expect(del!.schema['type']).toEqual(['object', 'array', 'string', 'number', 'boolean']);
+    expect(post!.schema).toEqual({});
+  });
 });

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
 import { firstSentence, plainPunctuation, SchemaConverter, trimDescription } from '../../src/schema/to-json-schema.js';
 import { transitiveDefs } from '../../src/schema/refs.js';
+import type { SpecDialect } from '../../src/ir/types.js';
 
-function converter(document: Record<string, unknown> = {}) {
+function converter(document: Record<string, unknown> = {}, dialect: SpecDialect = 'openapi-3.0') {
   const diags = new Diagnostics();
-  return { c: new SchemaConverter(document, diags), diags };
+  return { c: new SchemaConverter(document, diags, dialect), diags };
 }
 
 describe('OpenAPI schema → JSON Schema 2020-12', () => {
@@ -89,5 +90,24 @@ describe('descriptions in plain punctuation', () => {
       expect(text.endsWith('...')).toBe(true);
       expect([...text].every((ch) => ch.charCodeAt(0) <= 0xff)).toBe(true);
     }
+  });
+});
+
+describe('siblings of $ref', () => {
+  const document = { components: { schemas: { Id: { type: 'integer', minimum: 1 } } } };
+  const withSiblings = { $ref: '#/components/schemas/Id', type: 'string', maximum: 9, nullable: true, description: 'The id. More.' };
+
+  it('are ignored in OpenAPI 3.0 and Swagger 2.0, but for the description', () => {
+    for (const dialect of ['openapi-3.0', 'swagger-2.0'] as const) {
+      const { c } = converter(document, dialect);
+      expect(c.convert(withSiblings, '#/p')).toEqual({ $ref: '#/$defs/Id', description: 'The id.' });
+      expect(c.defs['Id']).toEqual({ type: 'integer', minimum: 1 });
+    }
+  });
+
+  it('apply next to the $ref in OpenAPI 3.1', () => {
+    const { c } = converter(document, 'openapi-3.1');
+    expect(c.convert({ $ref: '#/components/schemas/Id', maximum: 9, description: 'The id. More.' }, '#/p')).toEqual({ $ref: '#/$defs/Id', maximum: 9, description: 'The id.' });
+    expect(c.convert({ $ref: '#/components/schemas/Id', type: 'string' }, '#/p')).toEqual({ $ref: '#/$defs/Id', type: 'string' });
   });
 });
