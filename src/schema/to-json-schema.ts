@@ -23,11 +23,23 @@ export const MAX_SCHEMA_DESCRIPTION = 600;
  */
 export const MAX_NESTED_DESCRIPTION = 200;
 const MAX_EXAMPLE_JSON = 200;
+/**
+ * Schemas nested (through properties, items, combinators and refs) deeper than this are free-form below: no
+ * real API nests a tool input this deep, and a hostile one must not overflow the stack (each level is a few
+ * frames here and in every later stage that walks the schema).
+ */
+export const MAX_CONVERSION_DEPTH = 64;
+/** Schema objects one conversion may meet again through YAML aliases before the rest is free-form. */
+export const MAX_ALIAS_REPEATS = 10_000;
 
 export class SchemaConverter {
   readonly defs: Record<string, JsonSchema> = {};
   private readonly names = new DefNames();
   private readonly reportedRefs = new Set<string>();
+  /** Nesting depth of the conversion under way, refs followed included (a chain of refs nests too). */
+  private depth = 0;
+  /** The conversion under way (from depth 0): the objects being converted, those converted, repeats (see aliasing). */
+  private converting: { chain: Set<object>; seen: WeakSet<object>; repeats: number } = { chain: new Set(), seen: new WeakSet(), repeats: 0 };
 
   constructor(
     private readonly document: Record<string, unknown>,
@@ -40,8 +52,43 @@ export class SchemaConverter {
     if (schema === true || schema === undefined) return {};
     if (schema === false) return { not: {} };
     if (!isPlainObject(schema)) return {};
-    if ('$ref' in schema) return this.convertRef(schema, pointer);
-    return this.convertObject(schema, pointer);
+    if (this.depth >= MAX_CONVERSION_DEPTH) return this.tooDeep(pointer);
+    if (this.depth === 0) this.converting = { chain: new Set(), seen: new WeakSet(), repeats: 0 };
+    const aliased = this.aliasing(schema, pointer);
+    if (aliased) return aliased;
+    this.depth++;
+    this.converting.chain.add(schema);
+    try {
+      return '$ref' in schema ? this.convertRef(schema, pointer) : this.convertObject(schema, pointer);
+    } finally {
+      this.converting.chain.delete(schema);
+      this.depth--;
+    }
+  }
+
+  /**
+   * A parsed JSON document is a tree: within one conversion no schema object comes twice. YAML aliases share
+   * objects, and can nest them inside themselves (a cycle) or double them at each level (a few lines that
+   * expand to billions of nodes): a cycle, or more than MAX_ALIAS_REPEATS repeats, is free-form from there.
+   */
+  private aliasing(schema: Record<string, unknown>, pointer: string): JsonSchema | undefined {
+    const { chain, seen } = this.converting;
+    if (chain.has(schema)) {
+      this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, 'the schema contains itself (a YAML alias inside its own anchor); it is accepted free-form here');
+      return { description: 'Free-form value (the spec nests this schema inside itself)' };
+    }
+    if (!seen.has(schema)) {
+      seen.add(schema);
+      return undefined;
+    }
+    if (++this.converting.repeats <= MAX_ALIAS_REPEATS) return undefined;
+    if (this.converting.repeats === MAX_ALIAS_REPEATS + 1) this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `YAML aliases repeat schemas here more than ${MAX_ALIAS_REPEATS} times; further repeats are accepted free-form`);
+    return { description: 'Free-form value (the spec repeats this schema through YAML aliases too often)' };
+  }
+
+  private tooDeep(pointer: string): JsonSchema {
+    this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `the schema is nested more than ${MAX_CONVERSION_DEPTH} levels deep here; deeper values are accepted free-form`);
+    return { description: `Free-form value (the spec nests its schema more than ${MAX_CONVERSION_DEPTH} levels deep here)` };
   }
 
   /**

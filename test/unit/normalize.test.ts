@@ -119,4 +119,16 @@ describe('normalize', () => {
     expect(del!.schema['type']).toEqual(['object', 'array', 'string', 'number', 'boolean']);
     expect(post!.schema).toEqual({});
   });
+
+  it('samples responses nested or branched without bound without overflowing or blowing up', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 3000; i++) deep = i % 2 ? { oneOf: [deep, {}] } : { allOf: [deep, {}] };
+    let wide: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i++) wide = { anyOf: [wide, wide] };
+    const response = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
+    const started = Date.now();
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/deep': { get: { responses: response(deep) } }, '/wide': { get: { responses: response(wide) } } } });
+    expect(api.operations).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
 });
