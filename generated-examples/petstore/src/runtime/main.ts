@@ -5,6 +5,7 @@ import { readConfig, type RuntimeConfig } from './config.js';
 import type { Hooks } from './hooks.js';
 import { readDataAhead, readJsonFile } from './data-file.js';
 import { serializedListing, type SerializedListing } from './listing-bytes.js';
+import { DEFAULT_TOOLS_PAGE_SIZE } from './listing.js';
 import { createLogger, type Logger } from './log.js';
 import { readProfileChoice } from './profiles.js';
 import { serverRedactionForms } from './redact.js';
@@ -106,8 +107,6 @@ function describeCallerCredentials(
   }
 }
 
-/** Above this many tools, tools/list is paged (the SDK's clients follow cursors; MCP_TOOLS_PAGE_SIZE=0 turns it off). */
-const DEFAULT_PAGE_SIZE = 500;
 
 function toolMode(raw: string | undefined, fallback: ToolMode): ToolMode {
   return raw === 'all' || raw === 'dynamic' || raw === 'hybrid' ? raw : fallback;
@@ -115,7 +114,7 @@ function toolMode(raw: string | undefined, fallback: ToolMode): ToolMode {
 
 function pageSize(raw: string | undefined): number {
   const n = raw === undefined ? NaN : Number(raw);
-  return Number.isInteger(n) && n >= 0 ? n : DEFAULT_PAGE_SIZE;
+  return Number.isInteger(n) && n >= 0 ? n : DEFAULT_TOOLS_PAGE_SIZE;
 }
 
 function lazy<T>(load: () => T): () => T {
