@@ -122,9 +122,9 @@ const UNDESCRIBED_REQUIRED_BODY: JsonSchema = {
 
 /** Multipart properties that carry bytes become file inputs; the rest convert as usual. */
 function shapeMultipart(ctx: NormalizeContext, rawSchema: unknown, pointer: string): { schema: JsonSchema; fileFields: string[] } {
-  const resolved = ctx.schemas.resolveRaw(rawSchema);
-  const properties = resolved?.['properties'];
-  if (!resolved || !isPlainObject(properties)) return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
+  const fields = multipartFields(ctx, rawSchema);
+  if (!fields) return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
+  const { properties } = fields;
   const converted: Record<string, JsonSchema> = {};
   const fileFields: string[] = [];
   for (const [name, prop] of Object.entries(properties)) {
@@ -141,9 +141,29 @@ function shapeMultipart(ctx: NormalizeContext, rawSchema: unknown, pointer: stri
     }
   }
   const schema: JsonSchema = { type: 'object', properties: converted };
-  const required = Array.isArray(resolved['required']) ? resolved['required'].filter((r): r is string => typeof r === 'string' && r in converted) : [];
+  const required = fields.required.filter((r) => r in converted);
   if (required.length > 0) schema['required'] = required;
   return { schema, fileFields };
+}
+
+/**
+ * The fields of a multipart body: its properties, and those of its `allOf` members (a common way to add a file
+ * to a shared schema), each first definition winning; undefined when there are none to map.
+ */
+function multipartFields(ctx: NormalizeContext, rawSchema: unknown, depth = 0): { properties: Record<string, unknown>; required: string[] } | undefined {
+  const resolved = ctx.schemas.resolveRaw(rawSchema);
+  if (!resolved || depth > 8) return undefined;
+  const own = isPlainObject(resolved['properties']) ? resolved['properties'] : undefined;
+  const members = Array.isArray(resolved['allOf']) ? resolved['allOf'].map((m) => multipartFields(ctx, m, depth + 1)) : [];
+  if (!own && !members.some((m) => m !== undefined)) return undefined;
+  const properties: Record<string, unknown> = { ...own };
+  const required = Array.isArray(resolved['required']) ? resolved['required'].filter((r): r is string => typeof r === 'string') : [];
+  for (const member of members) {
+    if (!member) continue;
+    for (const [name, prop] of Object.entries(member.properties)) if (!(name in properties)) properties[name] = prop;
+    required.push(...member.required.filter((r) => !required.includes(r)));
+  }
+  return { properties, required };
 }
 
 function isBinary(schema: Record<string, unknown> | undefined): boolean {

@@ -131,4 +131,25 @@ describe('normalize', () => {
     expect(api.operations).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it('maps the file fields of a multipart body whose schema adds them with allOf', () => {
+    const { api } = normalize({
+      openapi: '3.0.0',
+      components: { schemas: { Meta: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } } },
+      paths: {
+        '/up': {
+          post: {
+            requestBody: {
+              content: { 'multipart/form-data': { schema: { allOf: [{ $ref: '#/components/schemas/Meta' }, { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } }] } } },
+            },
+            responses: {},
+          },
+        },
+      },
+    });
+    const body = api.operations[0]!.body!;
+    expect(body.fileFields).toEqual(['file']);
+    expect(Object.keys(body.schema['properties'] as object)).toEqual(['title', 'file']);
+    expect(body.schema['required']).toEqual(['title', 'file']);
+  });
 });
