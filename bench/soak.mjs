@@ -11,20 +11,18 @@
 // a least-squares slope under 1 MiB per minute over the rest of the run.
 // Run after `npm run build`: `node bench/soak.mjs` (10 minutes), `SOAK_SECONDS=20 node bench/soak.mjs`.
 // Exit 0 when both hold, 1 otherwise; every process started here is stopped before exit.
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { generateAndBuild, parseJsonOrSse, positiveInt, REPO, rssKiB, stopChild, toolCallRequest } from './mcp-harness.mjs';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = positiveInt(process.env.SOAK_SECONDS, 600);
 const CLIENTS = positiveInt(process.env.SOAK_CLIENTS, 100);
 const WARMUP_SECONDS = Math.min(positiveInt(process.env.SOAK_WARMUP_SECONDS, 60), Math.floor(SECONDS / 2));
 const MAX_GROWTH_MIB = positiveInt(process.env.SOAK_MAX_GROWTH_MIB, 32);
 const MAX_SLOPE_MIB_PER_MIN = 1;
 const SAMPLE_MS = 5000;
-const PROTOCOL = '2026-07-28';
 /** Long enough that no ordinary call reaches it on two busy cores; bench/soak-upstream.mjs holds pet 5 thrice as long. */
 const TIMEOUT_MS = 5000;
 const MAX_RESPONSE_BYTES = 256 * 1024;
@@ -78,10 +76,10 @@ async function main() {
   log(`${CLIENTS} clients for ${SECONDS} s against ${server.url} (warm-up ${WARMUP_SECONDS} s)`);
   const stats = new Map(CALLS.map((c) => [c.kind, { calls: 0, unexpected: 0, latencies: [] }]));
   const unexpected = [];
-  const samples = [{ t: 0, rssKiB: rssKiB(server.child.pid) }];
+  const samples = [{ t: 0, rssKiB: rssKiB(server.child.pid) ?? 0 }];
   const started = Date.now();
   const deadline = started + SECONDS * 1000;
-  const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rssKiB: rssKiB(server.child.pid) }), SAMPLE_MS);
+  const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rssKiB: rssKiB(server.child.pid) ?? 0 }), SAMPLE_MS);
   const schedule = CALLS.flatMap((c) => Array.from({ length: c.weight }, () => c));
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
@@ -100,7 +98,7 @@ async function main() {
     }),
   );
   clearInterval(sampler);
-  samples.push({ t: (Date.now() - started) / 1000, rssKiB: rssKiB(server.child.pid) });
+  samples.push({ t: (Date.now() - started) / 1000, rssKiB: rssKiB(server.child.pid) ?? 0 });
   const alive = server.child.exitCode === null;
   return report(stats, unexpected, samples, alive);
 }
@@ -110,7 +108,7 @@ async function callOnce(url, call) {
   let res;
   let text;
   try {
-    res = await fetch(url, requestFor(call.tool, call.args));
+    res = await fetch(url, toolCallRequest(call.tool, call.args));
     text = await res.text();
   } catch (error) {
     return `request failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -163,14 +161,6 @@ function slopeMiBPerMinute(samples) {
 // Processes
 // ---------------------------------------------------------------------------------------------------
 
-async function generateAndBuild(spec, dir) {
-  const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
-  await generate({ spec, out: dir, validate: false });
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'inherit' });
-  return join(dir, 'dist', 'index.js');
-}
-
 /** The scripted upstream, in its own process so the load generator cannot starve it. */
 async function startUpstream() {
   const child = spawn(process.execPath, [join(REPO, 'bench', 'soak-upstream.mjs')], { env: { PATH: process.env.PATH ?? '', SOAK_TIMEOUT_MS: String(TIMEOUT_MS), SOAK_LARGE_BODY: String(LARGE_NAME.length) }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -207,75 +197,18 @@ async function startMcpServer(entry, env) {
   }
 }
 
-function requestFor(tool, args) {
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': 'tools/call',
-      'mcp-name': tool,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: tool, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} } },
-    }),
-  };
-}
-
-function parseJsonOrSse(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    const data = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
-    try {
-      return JSON.parse(data);
-    } catch {
-      return undefined;
-    }
-  }
-}
-
 function textOf(result) {
   return (result.content ?? []).map((c) => c.text ?? '').join('');
 }
 
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 async function cleanup() {
-  await Promise.all([...children].map(stop));
+  await Promise.all([...children].map(stopChild));
   if (workDir) rmSync(workDir, { recursive: true, force: true });
   workDir = undefined;
 }
 
-function rssKiB(pid) {
-  try {
-    return Number(/VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
 function mib(kib) {
   return (kib / 1024).toFixed(1);
-}
-
-function positiveInt(raw, fallback) {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 function log(message) {
