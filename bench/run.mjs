@@ -12,18 +12,16 @@
 // Run after `npm run build` (`npm run bench` does both). Everything listens on 127.0.0.1; every process
 // started here is stopped before exit, and a watchdog ends the run if anything hangs.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { generateAndBuild, parseJsonOrSse, positiveInt, REPO, rssKiB, stopChild, toolCallRequest } from './mcp-harness.mjs';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = positiveInt(process.env.BENCH_SECONDS, 30);
 const ROUNDS = Math.min(positiveInt(process.env.BENCH_ROUNDS, 5), SECONDS);
 const CONNECTIONS = 100;
 const WARMUP_SECONDS = 2;
-const PROTOCOL = '2026-07-28';
 /** Generous: generate + tsc (GitHub too) + five warm-ups + five servers' turns + start-ups, then it is a hang. */
 const WATCHDOG_MS = (5 * (SECONDS + WARMUP_SECONDS + ROUNDS) + 300) * 1000;
 
@@ -83,7 +81,7 @@ async function main() {
   contenders.push({ label: 'one-tool SDK McpServer: echo', server: oneTool, tool: 'echo', args: { text: 'hi' }, expected: /"hi"/ });
 
   const rows = await measureInTurns(contenders);
-  for (const { server } of contenders) await stop(server.child);
+  for (const { server } of contenders) await stopChild(server.child);
   printTable(rows);
 }
 
@@ -93,16 +91,6 @@ async function main() {
 
 async function generateAndBuildPetstore(dir) {
   return generateAndBuild(join(REPO, 'fixtures', 'specs', 'petstore.yaml'), dir);
-}
-
-async function generateAndBuild(spec, dir) {
-  const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
-  await generate({ spec, out: dir, validate: false });
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
-    stdio: 'inherit',
-  });
-  return join(dir, 'dist', 'index.js');
 }
 
 async function startUpstream() {
@@ -130,29 +118,6 @@ async function startMcpServer(name, command, args, env) {
 // Measuring
 // ---------------------------------------------------------------------------------------------------
 
-function requestFor(tool, args) {
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': PROTOCOL,
-      'mcp-method': 'tools/call',
-      'mcp-name': tool,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: tool,
-        arguments: args,
-        _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} },
-      },
-    }),
-  };
-}
-
 /** One request by hand first: it must be a 200 carrying a successful result, or the numbers mean nothing. */
 async function verifyOne(server, request, expected) {
   const res = await fetch(server.url, request);
@@ -165,20 +130,6 @@ async function verifyOne(server, request, expected) {
   log(`${server.name}: check request OK (HTTP 200, ${res.headers.get('content-type')}): ${JSON.stringify(result.content).slice(0, 120)}`);
 }
 
-/** The answer is JSON in the modern path; SSE (`data:` lines) is accepted too, in case a server streams. */
-function parseJsonOrSse(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    const data = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
-    try {
-      return JSON.parse(data);
-    } catch {
-      return undefined;
-    }
-  }
-}
-
 /**
  * Every contender is checked and warmed up, then they take ROUNDS turns each of SECONDS / ROUNDS seconds,
  * in the same order every round. A row pools its turns: req/s = all requests / all seconds, CPU per request
@@ -188,7 +139,7 @@ async function measureInTurns(contenders) {
   const turnSeconds = SECONDS / ROUNDS;
   const states = [];
   for (const c of contenders) {
-    const request = requestFor(c.tool, c.args);
+    const request = toolCallRequest(c.tool, c.args);
     await verifyOne(c.server, request, c.expected);
     const rssBefore = rssKiB(c.server.child.pid);
     log(`${c.server.name}: warm-up ${WARMUP_SECONDS} s`);
@@ -247,16 +198,6 @@ function cpuMs(pid) {
     // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields overall.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Resident set size from /proc (Linux): what the process holds in RAM right now. */
-function rssKiB(pid) {
-  try {
-    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
   }
@@ -334,21 +275,8 @@ function track(child) {
   return child;
 }
 
-/** SIGTERM (the servers drain and exit 0), then SIGKILL if one has not gone within 12 s. */
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 async function cleanup() {
-  await Promise.all([...children].map(stop));
+  await Promise.all([...children].map(stopChild));
   if (workDir) rmSync(workDir, { recursive: true, force: true });
   workDir = undefined;
 }
@@ -384,11 +312,6 @@ function clockTicksPerSecond() {
   } catch {
     return 100;
   }
-}
-
-function positiveInt(raw, fallback) {
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 function log(message) {

@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = {
   OTM_CONFIG_NO_MATCH: { title: 'A config filter or override matches no operation', fix: 'Check the spelling against the spec (tags, operationIds, paths, methods, `METHOD /path` keys), or remove the entry.' },
   OTM_OWNER_CODE_STALE: { title: 'Your own code uses a tool this regeneration renamed or removed', fix: 'Rename or remove the tool name in the file and line the message names (per-tool hooks in src/hooks.ts, `callTool` in src/extensions.ts).' },
   OTM_X_MCP_INVALID: { title: 'An `x-mcp` extension value is not understood', fix: 'Use `x-mcp: false` to leave an operation out, or an object with name, title, description and annotations.' },
+  OTM_QUERY_IN_PATH: { title: 'A path key carries a query string', fix: 'Move the query part out of the path key and declare each value as an `in: query` parameter; meanwhile each `name={value}` template is sent as a query parameter.' },
 } as const satisfies Record<string, { title: string; fix: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

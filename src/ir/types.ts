@@ -48,7 +48,10 @@ export interface OperationModel {
   /** The spec's operationId, verbatim, when there is one. */
   operationId?: string;
   method: HttpMethod;
+  /** The spec's path key, verbatim: the operation's identity (config, names, lock). */
   path: string;
+  /** The path template to send, when the key carries a query string (see normalize/path-query.ts). */
+  requestPath?: string;
   summary?: string;
   description?: string;
   deprecated: boolean;
@@ -104,6 +107,8 @@ export interface BodyModel {
   /** Input schema of the body as the tool accepts it (files already mapped to base64 objects). */
   schema: JsonSchema;
   fileFields: string[];
+  /** A binary media type with a `format: byte` schema: the argument is base64 text, sent as is (kind `text`). */
+  base64Text?: boolean;
   encoding?: Record<string, { style?: ParamStyle; explode?: boolean; contentType?: string }>;
   /** Other media types the spec offers for this body, for documentation. */
   alternatives: string[];

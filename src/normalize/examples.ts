@@ -33,7 +33,7 @@ export function successExample(ctx: NormalizeContext, success: readonly SuccessR
 /** The deepest sample of the schema that fits. */
 function boundedSample(ctx: NormalizeContext, schema: Record<string, unknown>): unknown {
   for (const depth of [MAX_DEPTH, 1, 0]) {
-    const sample = sampleSchema(ctx, schema, depth, new Set());
+    const sample = sampleSchema(ctx, schema, depth, { chain: new Set(), visits: 0 });
     if (sample !== undefined && fits(sample)) return sample;
   }
   return undefined;
@@ -72,45 +72,58 @@ function explicitExample(ctx: NormalizeContext, success: readonly SuccessRespons
   return undefined;
 }
 
-function sampleSchema(ctx: NormalizeContext, raw: unknown, depth: number, seen: Set<unknown>): unknown {
+/**
+ * One sample's walk: the schemas on the way down (a schema inside itself is not sampled again) and how many
+ * were visited. Combinators do not count against `depth` (a union's branch is the same value), so a hostile
+ * spec could nest them without end, or branch them exponentially: both bounds end such a walk.
+ */
+interface SampleWalk {
+  chain: Set<unknown>;
+  visits: number;
+}
+
+const MAX_CHAIN = 64;
+const MAX_VISITS = 5_000;
+
+function sampleSchema(ctx: NormalizeContext, raw: unknown, depth: number, walk: SampleWalk): unknown {
   const schema = ctx.schemas.resolveRaw(raw);
-  if (!schema || seen.has(schema)) return undefined;
+  if (!schema || walk.chain.has(schema) || walk.chain.size >= MAX_CHAIN || ++walk.visits > MAX_VISITS) return undefined;
   if (schema['example'] !== undefined) return schema['example'];
   if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return schema['examples'][0];
   if (schema['default'] !== undefined) return schema['default'];
   if (schema['const'] !== undefined) return schema['const'];
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return schema['enum'].find((v) => v !== null) ?? null;
-  seen.add(schema);
+  walk.chain.add(schema);
   try {
     for (const key of ['oneOf', 'anyOf'] as const) {
       const branches = schema[key];
       if (!Array.isArray(branches)) continue;
       for (const branch of branches) {
-        const sample = sampleSchema(ctx, branch, depth, seen);
+        const sample = sampleSchema(ctx, branch, depth, walk);
         if (sample !== undefined) return sample;
       }
     }
     const type = primaryType(schema);
     if (type === 'object' || (type === undefined && (isPlainObject(schema['properties']) || Array.isArray(schema['allOf'])))) {
-      return sampleObject(ctx, schema, depth, seen);
+      return sampleObject(ctx, schema, depth, walk);
     }
     if (type === 'array') {
       if (depth <= 0) return [];
-      const item = sampleSchema(ctx, schema['items'], depth - 1, seen);
+      const item = sampleSchema(ctx, schema['items'], depth - 1, walk);
       return item === undefined ? [] : [item];
     }
     return scalarSample(type, schema);
   } finally {
-    seen.delete(schema);
+    walk.chain.delete(schema);
   }
 }
 
-function sampleObject(ctx: NormalizeContext, schema: Record<string, unknown>, depth: number, seen: Set<unknown>): Record<string, unknown> {
+function sampleObject(ctx: NormalizeContext, schema: Record<string, unknown>, depth: number, walk: SampleWalk): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   if (depth <= 0) return result;
   if (Array.isArray(schema['allOf'])) {
     for (const member of schema['allOf']) {
-      const sample = sampleSchema(ctx, member, depth, seen);
+      const sample = sampleSchema(ctx, member, depth, walk);
       if (isPlainObject(sample)) Object.assign(result, sample);
     }
   }
@@ -118,7 +131,7 @@ function sampleObject(ctx: NormalizeContext, schema: Record<string, unknown>, de
   if (!isPlainObject(properties)) return result;
   for (const [name, prop] of Object.entries(properties).slice(0, MAX_PROPERTIES)) {
     if (ctx.schemas.resolveRaw(prop)?.['writeOnly'] === true) continue;
-    const sample = sampleSchema(ctx, prop, depth - 1, seen);
+    const sample = sampleSchema(ctx, prop, depth - 1, walk);
     if (sample !== undefined) result[name] = sample;
   }
   return result;

@@ -11,7 +11,7 @@ import { normalizeServers, swagger2Servers } from './servers.js';
 import { normalizeTags } from './tags.js';
 
 export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel {
-  const schemas = new SchemaConverter(loaded.document, diags);
+  const schemas = new SchemaConverter(loaded.document, diags, loaded.dialect);
   const ctx: NormalizeContext = {
     document: loaded.document,
     dialect: loaded.dialect,

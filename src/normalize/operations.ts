@@ -12,6 +12,7 @@ import { successMediaType, successResponses, successSchema } from './responses.j
 import { outlineOutputSchema } from '../schema/outline.js';
 import { successExample } from './examples.js';
 import { readXMcp } from './x-mcp.js';
+import { reportPathQuery, splitPathQuery, withQueryTemplates, type PathQuery } from './path-query.js';
 
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -24,10 +25,12 @@ export function normalizeOperations(ctx: NormalizeContext, knownSchemes: Readonl
     const pathItem = derefObject(ctx, pathNode, pathPointer);
     if (!pathItem) continue;
     const pathServers = normalizeServers(ctx, pathItem['servers'], joinPointer(pathPointer, 'servers'));
+    const pathQuery = splitPathQuery(path);
+    if (pathQuery) reportPathQuery(ctx.diags, pathPointer, path, pathQuery);
     for (const method of HTTP_METHODS) {
       const opNode = pathItem[method];
       if (!isPlainObject(opNode)) continue;
-      operations.push(normalizeOperation(ctx, { path, method, op: opNode, pathItem, pathPointer, pathServers, knownSchemes }));
+      operations.push(normalizeOperation(ctx, { path, pathQuery, method, op: opNode, pathItem, pathPointer, pathServers, knownSchemes }));
     }
   }
   return operations;
@@ -35,6 +38,7 @@ export function normalizeOperations(ctx: NormalizeContext, knownSchemes: Readonl
 
 interface OperationInput {
   path: string;
+  pathQuery: PathQuery | undefined;
   method: HttpMethod;
   op: Record<string, unknown>;
   pathItem: Record<string, unknown>;
@@ -48,10 +52,12 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const pointer = joinPointer(pathPointer, method);
   const rawParams = mergeParameterLists(ctx, pathItem['parameters'], op['parameters'], pathPointer, pointer);
   // Swagger 2.0 `body` and `formData` parameters describe the request body, not parameters.
-  const parameters = rawParams
+  const declared = rawParams
     .filter((p) => p.raw['in'] !== 'body' && p.raw['in'] !== 'formData')
     .map((p) => normalizeParameter(ctx, p))
     .filter((p) => p !== undefined);
+  const { pathQuery } = input;
+  const parameters = pathQuery ? withQueryTemplates(declared, pathQuery.templates) : declared;
   const body = ctx.dialect === 'swagger-2.0'
     ? swagger2Body(ctx, rawParams, consumesFor(ctx, op))
     : normalizeRequestBody(ctx, op['requestBody'], joinPointer(pointer, 'requestBody'));
@@ -69,6 +75,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   return createOperation({
     method,
     path,
+    ...(pathQuery ? { requestPath: pathQuery.requestPath } : {}),
     pointer,
     deprecated: op['deprecated'] === true,
     tags: Array.isArray(op['tags']) ? op['tags'].filter((t): t is string => typeof t === 'string') : [],

@@ -63,32 +63,68 @@ export function normalizeRequestBody(ctx: NormalizeContext, node: unknown, point
   }
   const rawSchema = isPlainObject(media) ? media['schema'] : undefined;
   const description = asString(body['description']);
-  const shaped = shapeBodySchema(ctx, picked.kind, rawSchema, joinPointer(mediaPointer, 'schema'));
+  const required = body['required'] === true;
+  const shaped = shapeBodySchema(ctx, picked.kind, rawSchema, joinPointer(mediaPointer, 'schema'), required);
   const encoding = isPlainObject(media) ? normalizeEncoding(media['encoding']) : undefined;
   return createBody({
     mediaType: picked.mediaType,
-    encodingKind: picked.kind,
-    required: body['required'] === true,
+    encodingKind: shaped.kind,
+    required,
     schema: description ? { ...shaped.schema, description: trimDescription(description) } : shaped.schema,
     fileFields: shaped.fileFields,
+    ...(shaped.base64Text ? { base64Text: true } : {}),
     alternatives: mediaTypes.filter((m) => m !== picked.mediaType),
     ...(description ? { description } : {}),
     ...(encoding ? { encoding } : {}),
   });
 }
 
-function shapeBodySchema(ctx: NormalizeContext, kind: BodyKind, rawSchema: unknown, pointer: string): { schema: JsonSchema; fileFields: string[] } {
-  if (kind === 'binary') return { schema: { ...FILE_INPUT_SCHEMA }, fileFields: [] };
-  if (kind === 'text') return { schema: { type: 'string' }, fileFields: [] };
-  if (kind !== 'multipart') return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
-  return shapeMultipart(ctx, rawSchema, pointer);
+interface ShapedBody {
+  kind: BodyKind;
+  schema: JsonSchema;
+  fileFields: string[];
+  base64Text?: boolean;
 }
+
+function shapeBodySchema(ctx: NormalizeContext, kind: BodyKind, rawSchema: unknown, pointer: string, required: boolean): ShapedBody {
+  if (kind === 'binary') {
+    // `format: byte` is base64 text by the spec's own words: the API gets the text, not the bytes it encodes.
+    if (ctx.schemas.resolveRaw(rawSchema)?.['format'] === 'byte') return { kind: 'text', schema: { ...BASE64_TEXT_SCHEMA }, fileFields: [], base64Text: true };
+    return { kind, schema: { ...FILE_INPUT_SCHEMA }, fileFields: [] };
+  }
+  if (kind === 'text') return { kind, schema: { type: 'string' }, fileFields: [] };
+  if (kind === 'multipart') return { kind, ...shapeMultipart(ctx, rawSchema, pointer) };
+  const schema = ctx.schemas.convert(rawSchema, pointer);
+  return { kind, schema: required && saysNothing(schema) ? { ...UNDESCRIBED_REQUIRED_BODY } : schema, fileFields: [] };
+}
+
+/** A schema that accepts any value (annotations aside). */
+function saysNothing(schema: JsonSchema): boolean {
+  return Object.keys(schema).every((key) => key === 'description' || key === 'examples');
+}
+
+/** A binary media type whose schema says `format: byte`: the argument is the base64 text, sent as is. */
+const BASE64_TEXT_SCHEMA: JsonSchema = {
+  type: 'string',
+  contentEncoding: 'base64',
+  description: 'The body as base64 text, sent as is (the API decodes it).',
+};
+
+/**
+ * A required JSON body the spec does not describe (`content: { application/json: {} }`, common on DELETE):
+ * the API wants a body, so the argument is required and null is refused (a model passes null to mean
+ * "nothing", and the API would get none of what it asked for); `{}` is the honest empty one.
+ */
+const UNDESCRIBED_REQUIRED_BODY: JsonSchema = {
+  type: ['object', 'array', 'string', 'number', 'boolean'],
+  description: 'Required by the API, which does not describe it: any JSON value but null; send {} when there is nothing to add.',
+};
 
 /** Multipart properties that carry bytes become file inputs; the rest convert as usual. */
 function shapeMultipart(ctx: NormalizeContext, rawSchema: unknown, pointer: string): { schema: JsonSchema; fileFields: string[] } {
-  const resolved = ctx.schemas.resolveRaw(rawSchema);
-  const properties = resolved?.['properties'];
-  if (!resolved || !isPlainObject(properties)) return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
+  const fields = multipartFields(ctx, rawSchema);
+  if (!fields) return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
+  const { properties } = fields;
   const converted: Record<string, JsonSchema> = {};
   const fileFields: string[] = [];
   for (const [name, prop] of Object.entries(properties)) {
@@ -105,9 +141,29 @@ function shapeMultipart(ctx: NormalizeContext, rawSchema: unknown, pointer: stri
     }
   }
   const schema: JsonSchema = { type: 'object', properties: converted };
-  const required = Array.isArray(resolved['required']) ? resolved['required'].filter((r): r is string => typeof r === 'string' && r in converted) : [];
+  const required = fields.required.filter((r) => r in converted);
   if (required.length > 0) schema['required'] = required;
   return { schema, fileFields };
+}
+
+/**
+ * The fields of a multipart body: its properties, and those of its `allOf` members (a common way to add a file
+ * to a shared schema), each first definition winning; undefined when there are none to map.
+ */
+function multipartFields(ctx: NormalizeContext, rawSchema: unknown, depth = 0): { properties: Record<string, unknown>; required: string[] } | undefined {
+  const resolved = ctx.schemas.resolveRaw(rawSchema);
+  if (!resolved || depth > 8) return undefined;
+  const own = isPlainObject(resolved['properties']) ? resolved['properties'] : undefined;
+  const members = Array.isArray(resolved['allOf']) ? resolved['allOf'].map((m) => multipartFields(ctx, m, depth + 1)) : [];
+  if (!own && !members.some((m) => m !== undefined)) return undefined;
+  const properties: Record<string, unknown> = { ...own };
+  const required = Array.isArray(resolved['required']) ? resolved['required'].filter((r): r is string => typeof r === 'string') : [];
+  for (const member of members) {
+    if (!member) continue;
+    for (const [name, prop] of Object.entries(member.properties)) if (!(name in properties)) properties[name] = prop;
+    required.push(...member.required.filter((r) => !required.includes(r)));
+  }
+  return { properties, required };
 }
 
 function isBinary(schema: Record<string, unknown> | undefined): boolean {
@@ -142,13 +198,15 @@ export function swagger2Body(ctx: NormalizeContext, params: RawParameter[], cons
     const picked = pickMediaType(consumes.length > 0 ? consumes : ['application/json']) ?? { mediaType: 'application/json', kind: 'json' as const };
     const kind = picked.kind === 'form' || picked.kind === 'multipart' ? 'json' : picked.kind;
     const mediaType = kind === 'json' && picked.kind !== 'json' ? 'application/json' : picked.mediaType;
-    const shaped = shapeBodySchema(ctx, kind, bodyParam.raw['schema'], joinPointer(bodyParam.pointer, 'schema'));
+    const required = bodyParam.raw['required'] === true;
+    const shaped = shapeBodySchema(ctx, kind, bodyParam.raw['schema'], joinPointer(bodyParam.pointer, 'schema'), required);
     const description = asString(bodyParam.raw['description']);
     return createBody({
       mediaType,
-      encodingKind: kind,
-      required: bodyParam.raw['required'] === true,
+      encodingKind: shaped.kind,
+      required,
       schema: description ? { ...shaped.schema, description: trimDescription(description) } : shaped.schema,
+      ...(shaped.base64Text ? { base64Text: true } : {}),
       alternatives: consumes.filter((c) => c !== mediaType),
     });
   }

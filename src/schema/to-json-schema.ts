@@ -6,7 +6,7 @@
  * - `readOnly` properties are left out: a caller never sends them.
  */
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import type { JsonSchema } from '../ir/types.js';
+import type { JsonSchema, SpecDialect } from '../ir/types.js';
 import { joinPointer, parseLocalRef, resolvePointer } from '../util/json-pointer.js';
 import { jsonFitsIn } from '../util/json-size.js';
 import { isPlainObject } from '../util/stable.js';
@@ -23,15 +23,28 @@ export const MAX_SCHEMA_DESCRIPTION = 600;
  */
 export const MAX_NESTED_DESCRIPTION = 200;
 const MAX_EXAMPLE_JSON = 200;
+/**
+ * Schemas nested (through properties, items, combinators and refs) deeper than this are free-form below: no
+ * real API nests a tool input this deep, and a hostile one must not overflow the stack (each level is a few
+ * frames here and in every later stage that walks the schema).
+ */
+export const MAX_CONVERSION_DEPTH = 64;
+/** Schema objects one conversion may meet again through YAML aliases before the rest is free-form. */
+export const MAX_ALIAS_REPEATS = 10_000;
 
 export class SchemaConverter {
   readonly defs: Record<string, JsonSchema> = {};
   private readonly names = new DefNames();
   private readonly reportedRefs = new Set<string>();
+  /** Nesting depth of the conversion under way, refs followed included (a chain of refs nests too). */
+  private depth = 0;
+  /** The conversion under way (from depth 0): the objects being converted, those converted, repeats (see aliasing). */
+  private converting: { chain: Set<object>; seen: WeakSet<object>; repeats: number } = { chain: new Set(), seen: new WeakSet(), repeats: 0 };
 
   constructor(
     private readonly document: Record<string, unknown>,
     private readonly diags: Diagnostics,
+    private readonly dialect: SpecDialect,
   ) {}
 
   /** Converts the schema at `pointer` (used in diagnostics) for use as tool input. */
@@ -39,8 +52,43 @@ export class SchemaConverter {
     if (schema === true || schema === undefined) return {};
     if (schema === false) return { not: {} };
     if (!isPlainObject(schema)) return {};
-    if ('$ref' in schema) return this.convertRef(schema, pointer);
-    return this.convertObject(schema, pointer);
+    if (this.depth >= MAX_CONVERSION_DEPTH) return this.tooDeep(pointer);
+    if (this.depth === 0) this.converting = { chain: new Set(), seen: new WeakSet(), repeats: 0 };
+    const aliased = this.aliasing(schema, pointer);
+    if (aliased) return aliased;
+    this.depth++;
+    this.converting.chain.add(schema);
+    try {
+      return '$ref' in schema ? this.convertRef(schema, pointer) : this.convertObject(schema, pointer);
+    } finally {
+      this.converting.chain.delete(schema);
+      this.depth--;
+    }
+  }
+
+  /**
+   * A parsed JSON document is a tree: within one conversion no schema object comes twice. YAML aliases share
+   * objects, and can nest them inside themselves (a cycle) or double them at each level (a few lines that
+   * expand to billions of nodes): a cycle, or more than MAX_ALIAS_REPEATS repeats, is free-form from there.
+   */
+  private aliasing(schema: Record<string, unknown>, pointer: string): JsonSchema | undefined {
+    const { chain, seen } = this.converting;
+    if (chain.has(schema)) {
+      this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, 'the schema contains itself (a YAML alias inside its own anchor); it is accepted free-form here');
+      return { description: 'Free-form value (the spec nests this schema inside itself)' };
+    }
+    if (!seen.has(schema)) {
+      seen.add(schema);
+      return undefined;
+    }
+    if (++this.converting.repeats <= MAX_ALIAS_REPEATS) return undefined;
+    if (this.converting.repeats === MAX_ALIAS_REPEATS + 1) this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `YAML aliases repeat schemas here more than ${MAX_ALIAS_REPEATS} times; further repeats are accepted free-form`);
+    return { description: 'Free-form value (the spec repeats this schema through YAML aliases too often)' };
+  }
+
+  private tooDeep(pointer: string): JsonSchema {
+    this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `the schema is nested more than ${MAX_CONVERSION_DEPTH} levels deep here; deeper values are accepted free-form`);
+    return { description: `Free-form value (the spec nests its schema more than ${MAX_CONVERSION_DEPTH} levels deep here)` };
   }
 
   /**
@@ -68,11 +116,23 @@ export class SchemaConverter {
       this.defs[name] = {}; // placeholder first: a recursive ref to itself finds the name already taken
       this.defs[name] = this.convert(target, ref);
     }
-    const result = defRef(name);
-    // 3.1 allows siblings next to $ref; keep the ones that matter to a caller.
-    if (typeof schema['description'] === 'string' && schema['description'].trim()) result['description'] = firstSentence(schema['description']);
-    if (schema['nullable'] === true) return applyNullable(result);
-    return result;
+    return this.withRefSiblings(defRef(name), schema, pointer);
+  }
+
+  /**
+   * OpenAPI 3.0 and Swagger 2.0 ignore the siblings of a `$ref` (`{ $ref: Id, type: string }` is an Id); only a
+   * description is kept, which changes nothing a call sends. OpenAPI 3.1 schemas are JSON Schema 2020-12, where
+   * siblings apply next to the reference, so they are converted and kept.
+   */
+  private withRefSiblings(ref: JsonSchema, schema: Record<string, unknown>, pointer: string): JsonSchema {
+    const { $ref: _ref, nullable, ...siblings } = schema;
+    if (this.dialect !== 'openapi-3.1') {
+      const description = siblings['description'];
+      if (typeof description === 'string' && description.trim()) ref['description'] = firstSentence(description);
+      return ref;
+    }
+    const result = { ...ref, ...this.convertObject(siblings, pointer) };
+    return nullable === true ? applyNullable(result) : result;
   }
 
   private convertObject(source: Record<string, unknown>, pointer: string): JsonSchema {

@@ -47,7 +47,7 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
     kind: 'tool',
     name,
     ...toolTitle(op.summary, shortenedFrom),
-    description: toolDescription(op),
+    description: withBodyUsage(toolDescription(op), op.body, names.body),
     inputSchema,
     defs: transitiveDefs(inputSchema, defs),
     ...(op.output && ctx.outputSchemas ? { outputSchema: op.output.schema, ...(op.output.wrap ? { wrapOutput: true } : {}) } : {}),
@@ -64,7 +64,7 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
 function requestPlan(op: OperationModel, params: Array<{ param: ParameterModel; arg: string }>, bodyArg: string | undefined): RequestPlan {
   const plan: RequestPlan = {
     method: op.method.toUpperCase(),
-    path: op.path,
+    path: op.requestPath ?? op.path,
     params: params.map(({ param, arg }) => paramPlan(param, arg)),
   };
   if (op.body && bodyArg) plan.body = bodyPlan(op, bodyArg, requiresContentTypeHeader(op));
@@ -93,7 +93,7 @@ function bodyPlan(op: OperationModel, arg: string, contentTypeRequired: boolean)
 /** Every `{name}` in the path needs an argument; a spec that forgets to declare one still gets a usable tool. */
 function withMissingPathParams(op: OperationModel, diags: Diagnostics): ParameterModel[] {
   const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
-  const missing = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).filter((n) => !declared.has(n));
+  const missing = [...(op.requestPath ?? op.path).split('?')[0]!.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).filter((n) => !declared.has(n));
   for (const name of missing) diags.warn('OTM_PATH_PARAM_MISSING', op.pointer, `path variable {${name}} is not declared; it is accepted as a required string`);
   return [...op.parameters, ...missing.map((name) => createParameter({ name, in: 'path', required: true, schema: { type: 'string' } }))];
 }
@@ -126,6 +126,17 @@ function toolDescription(op: OperationModel): string {
   const text = op.description ?? op.summary ?? `${op.method.toUpperCase()} ${op.path}`;
   const trimmed = trimDescription(text, MAX_TOOL_DESCRIPTION);
   return op.deprecated ? `[Deprecated] ${trimmed}` : trimmed;
+}
+
+/**
+ * Raw bodies are not the JSON a model would guess from the media type: the description says what to pass (the
+ * body argument's schema says it too, but some hosts show models only the description).
+ */
+function withBodyUsage(description: string, body: OperationModel['body'], arg: string | undefined): string {
+  if (!body || !arg) return description;
+  if (body.encodingKind === 'binary') return `${description}\n\nRequest body (${body.mediaType}): raw bytes; pass them base64-encoded as \`${arg}: { base64 }\`; they are decoded and sent as bytes.`;
+  if (body.base64Text) return `${description}\n\nRequest body (${body.mediaType}): base64 text; pass it as the string \`${arg}\`; it is sent as is, not decoded.`;
+  return description;
 }
 
 function toolTitle(summary: string | undefined, fullName: string | undefined): { title?: string } {

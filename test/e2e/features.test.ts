@@ -11,6 +11,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
 import { connectModernStdio } from '../helpers/mcp-clients.js';
+import { parseMultipart } from '../helpers/multipart.js';
 
 const FEATURES = `${REPO_ROOT}/fixtures/specs/features`;
 const STRIPE_SPEC = resolve(REPO_ROOT, '..', 'shared', 'specs', 'stripe', 'spec3.yaml');
@@ -73,53 +74,6 @@ function upperSnake(name: string): string {
     .replace(/[^A-Za-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .toUpperCase();
-}
-
-interface Part {
-  headers: Record<string, string>;
-  name?: string;
-  filename?: string;
-  contentType?: string;
-  body: Buffer;
-}
-
-/** A minimal multipart/form-data parser over the raw bytes (boundary from the Content-Type header). */
-function parseMultipart(req: RecordedRequest): Part[] {
-  const contentType = String(req.headers['content-type'] ?? '');
-  const match = /^multipart\/form-data;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  expect(match, `multipart content-type: ${contentType}`).not.toBeNull();
-  const boundary = match![1] ?? match![2]!;
-  // latin1 maps every byte to one char and back, so slicing the string slices the bytes.
-  const raw = req.body.toString('latin1');
-  const delimiter = `--${boundary}`;
-  expect(raw.startsWith(delimiter)).toBe(true);
-  expect(raw.trimEnd().endsWith(`${delimiter}--`)).toBe(true);
-  const sections = raw.split(`\r\n${delimiter}`);
-  sections[0] = sections[0]!.slice(delimiter.length);
-  const parts: Part[] = [];
-  for (const section of sections) {
-    if (section.startsWith('--')) break; // the closing delimiter
-    expect(section.startsWith('\r\n')).toBe(true);
-    const headerEnd = section.indexOf('\r\n\r\n');
-    expect(headerEnd).toBeGreaterThan(0);
-    const headers: Record<string, string> = {};
-    for (const line of section.slice(2, headerEnd).split('\r\n')) {
-      const colon = line.indexOf(':');
-      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-    }
-    const disposition = headers['content-disposition'] ?? '';
-    expect(disposition.startsWith('form-data')).toBe(true);
-    const name = /;\s*name="([^"]*)"/.exec(disposition)?.[1];
-    const filename = /;\s*filename="([^"]*)"/.exec(disposition)?.[1];
-    parts.push({
-      headers,
-      ...(name !== undefined ? { name } : {}),
-      ...(filename !== undefined ? { filename } : {}),
-      ...(headers['content-type'] !== undefined ? { contentType: headers['content-type'] } : {}),
-      body: Buffer.from(section.slice(headerEnd + 4), 'latin1'),
-    });
-  }
-  return parts;
 }
 
 // ---------------------------------------------------------------------------------------------------

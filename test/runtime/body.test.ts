@@ -177,6 +177,14 @@ describe('multipart bodies', () => {
     expect((parsed.get('any') as File).type).toBe('application/octet-stream');
   });
 
+  it('a scalar part carries the encoding contentType when concrete, none (text/plain) otherwise', () => {
+    const typed = plan('multipart', 'multipart/form-data', { encoding: { footer: { contentType: 'text/markdown' }, note: { contentType: 'text/*' } } });
+    const raw = Buffer.from(encodeBody(typed, { footer: '**bye**', note: 'n', plain: 1 }).body).toString('utf8');
+    expect(raw).toContain('name="footer"\r\nContent-Type: text/markdown\r\n\r\n**bye**\r\n');
+    expect(raw).toContain('name="note"\r\n\r\nn\r\n');
+    expect(raw).toContain('name="plain"\r\n\r\n1\r\n');
+  });
+
   it('file-shaped values are files even outside fileFields; { text } is UTF-8', async () => {
     const parsed = await roundTrip(
       encodeBody(plan('multipart', 'multipart/form-data'), {

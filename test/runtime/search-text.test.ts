@@ -42,4 +42,8 @@ describe('values in requests', () => {
     const kept = words(withoutValues('add customer billing@acme.com, see https://x.io/a and api.example.com for @bob "needs triage" cus_9 api-7f9c oauth2'));
     expect(kept).toEqual(['add', 'customer', 'see', 'and', 'for', 'oauth2']);
   });
+
+  it('takes words named like Object.prototype members for words (constructor, toString, hasOwnProperty)', () => {
+    expect(analyze('constructor toString hasOwnProperty __proto__')).toContain('constructor');
+  });
 });

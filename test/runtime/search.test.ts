@@ -54,6 +54,10 @@ describe('operation search', () => {
     expect(top('close issue 42')[0]).toBe('issues_update');
   });
 
+  it('searches words named like Object.prototype members as words', () => {
+    expect(() => top('constructor toString valueOf hasOwnProperty')).not.toThrow();
+  });
+
   it('ignores numbers and the words a request is wrapped in', () => {
     expect(top('can you please get me the repository 12345')[0]).toBe('repos_get');
   });

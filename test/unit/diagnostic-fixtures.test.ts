@@ -60,6 +60,7 @@ const CASES: Record<DiagnosticCode, Case> = {
   OTM_CONFIG_INVALID: { spec: 'config-target.yaml', pointer: 'config-invalid.json#/tools/listPets/name', severity: 'error', options: { config: join(FIXTURES, 'config-invalid.json') } },
   OTM_CONFIG_NO_MATCH: { spec: 'config-target.yaml', pointer: 'config-no-match.json#/include/0/tags/0', severity: 'error', options: { config: join(FIXTURES, 'config-no-match.json') } },
   OTM_X_MCP_INVALID: { spec: 'x-mcp-invalid.yaml', pointer: '#/paths/~1pets/get/x-mcp', severity: 'warning' },
+  OTM_QUERY_IN_PATH: { spec: 'query-in-path.yaml', pointer: '#/paths/~1fax~1history~1export?filename={filename}', severity: 'warning' },
   OTM_OWNER_CODE_STALE: {
     spec: 'config-target.yaml',
     pointer: '#/paths',

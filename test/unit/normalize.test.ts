@@ -102,4 +102,54 @@ describe('normalize', () => {
     const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { get: { parameters: [{ name: 'Accept', in: 'header', schema: { type: 'string' } }], responses: {} } } } });
     expect(api.operations[0]!.parameters).toEqual([]);
   });
+
+  it('sends format byte bodies as base64 text and format binary bodies as bytes', () => {
+    const binary = (format: string) => ({ required: true, content: { 'application/octet-stream': { schema: { type: 'string', format } } } });
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { put: { requestBody: binary('binary'), responses: {} }, post: { requestBody: binary('byte'), responses: {} } } } });
+    const [put, post] = api.operations.map((op) => op.body!);
+    expect([put!.encodingKind, put!.schema['type'], put!.base64Text]).toEqual(['binary', 'object', undefined]);
+    expect([post!.encodingKind, post!.schema['type'], post!.schema['contentEncoding'], post!.base64Text]).toEqual(['text', 'string', 'base64', true]);
+  });
+
+  it('requires a required JSON body the spec does not describe, any value but null', () => {
+    const body = (required: boolean) => ({ required, content: { 'application/json': {} } });
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { delete: { requestBody: body(true), responses: {} }, post: { requestBody: body(false), responses: {} } } } });
+    const [post, del] = api.operations.map((op) => op.body!);
+    expect(del!.required).toBe(true);
+    expect(del!.schema['type']).toEqual(['object', 'array', 'string', 'number', 'boolean']);
+    expect(post!.schema).toEqual({});
+  });
+
+  it('samples responses nested or branched without bound without overflowing or blowing up', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 3000; i++) deep = i % 2 ? { oneOf: [deep, {}] } : { allOf: [deep, {}] };
+    let wide: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i++) wide = { anyOf: [wide, wide] };
+    const response = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
+    const started = Date.now();
+    const { api } = normalize({ openapi: '3.0.0', paths: { '/deep': { get: { responses: response(deep) } }, '/wide': { get: { responses: response(wide) } } } });
+    expect(api.operations).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('maps the file fields of a multipart body whose schema adds them with allOf', () => {
+    const { api } = normalize({
+      openapi: '3.0.0',
+      components: { schemas: { Meta: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } } },
+      paths: {
+        '/up': {
+          post: {
+            requestBody: {
+              content: { 'multipart/form-data': { schema: { allOf: [{ $ref: '#/components/schemas/Meta' }, { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } }] } } },
+            },
+            responses: {},
+          },
+        },
+      },
+    });
+    const body = api.operations[0]!.body!;
+    expect(body.fileFields).toEqual(['file']);
+    expect(Object.keys(body.schema['properties'] as object)).toEqual(['title', 'file']);
+    expect(body.schema['required']).toEqual(['title', 'file']);
+  });
 });

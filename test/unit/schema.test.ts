@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
-import { firstSentence, plainPunctuation, SchemaConverter, trimDescription } from '../../src/schema/to-json-schema.js';
+import { firstSentence, MAX_CONVERSION_DEPTH, plainPunctuation, SchemaConverter, trimDescription } from '../../src/schema/to-json-schema.js';
 import { transitiveDefs } from '../../src/schema/refs.js';
+import type { SpecDialect } from '../../src/ir/types.js';
 
-function converter(document: Record<string, unknown> = {}) {
+function converter(document: Record<string, unknown> = {}, dialect: SpecDialect = 'openapi-3.0') {
   const diags = new Diagnostics();
-  return { c: new SchemaConverter(document, diags), diags };
+  return { c: new SchemaConverter(document, diags, dialect), diags };
 }
 
 describe('OpenAPI schema → JSON Schema 2020-12', () => {
@@ -89,5 +90,67 @@ describe('descriptions in plain punctuation', () => {
       expect(text.endsWith('...')).toBe(true);
       expect([...text].every((ch) => ch.charCodeAt(0) <= 0xff)).toBe(true);
     }
+  });
+});
+
+describe('siblings of $ref', () => {
+  const document = { components: { schemas: { Id: { type: 'integer', minimum: 1 } } } };
+  const withSiblings = { $ref: '#/components/schemas/Id', type: 'string', maximum: 9, nullable: true, description: 'The id. More.' };
+
+  it('are ignored in OpenAPI 3.0 and Swagger 2.0, but for the description', () => {
+    for (const dialect of ['openapi-3.0', 'swagger-2.0'] as const) {
+      const { c } = converter(document, dialect);
+      expect(c.convert(withSiblings, '#/p')).toEqual({ $ref: '#/$defs/Id', description: 'The id.' });
+      expect(c.defs['Id']).toEqual({ type: 'integer', minimum: 1 });
+    }
+  });
+
+  it('apply next to the $ref in OpenAPI 3.1', () => {
+    const { c } = converter(document, 'openapi-3.1');
+    expect(c.convert({ $ref: '#/components/schemas/Id', maximum: 9, description: 'The id. More.' }, '#/p')).toEqual({ $ref: '#/$defs/Id', maximum: 9, description: 'The id.' });
+    expect(c.convert({ $ref: '#/components/schemas/Id', type: 'string' }, '#/p')).toEqual({ $ref: '#/$defs/Id', type: 'string' });
+  });
+});
+
+describe('nesting a hostile spec could use to overflow the stack', () => {
+  it('stops converting past MAX_CONVERSION_DEPTH levels, refs included, with a diagnostic', () => {
+    let nested: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 5000; i++) nested = { type: 'object', properties: { n: nested } };
+    const { c, diags } = converter();
+    let level = c.convert(nested, '#/s');
+    let depth = 0;
+    while (level['properties']) {
+      level = (level['properties'] as Record<string, Record<string, unknown>>)['n']!;
+      depth++;
+    }
+    expect(depth).toBe(MAX_CONVERSION_DEPTH);
+    expect(level['description']).toMatch(/nests its schema more than 64 levels/);
+    expect(diags.all.map((d) => d.code)).toEqual(['OTM_SCHEMA_SIMPLIFIED']);
+
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) schemas[`S${i}`] = { type: 'object', properties: { n: { $ref: `#/components/schemas/S${i + 1}` } } };
+    const chain = converter({ components: { schemas } });
+    expect(() => chain.c.convert({ $ref: '#/components/schemas/S0' }, '#/s')).not.toThrow();
+    expect(chain.diags.all.some((d) => d.code === 'OTM_SCHEMA_SIMPLIFIED')).toBe(true);
+  });
+
+  it('cuts YAML alias cycles and alias bombs (shared objects) short, with a diagnostic', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic['properties'] as Record<string, unknown>)['self'] = cyclic;
+    const cycle = converter();
+    expect(cycle.c.convert(cyclic, '#/s')).toEqual({ type: 'object', properties: { self: { description: 'Free-form value (the spec nests this schema inside itself)' } } });
+
+    let bomb: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 40; i++) bomb = { anyOf: [bomb, bomb] };
+    const laughs = converter();
+    const started = Date.now();
+    expect(JSON.stringify(laughs.c.convert(bomb, '#/s')).length).toBeLessThan(5_000_000);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(laughs.diags.all.map((d) => d.message)).toEqual([expect.stringMatching(/more than 10000 times/)]);
+
+    const shared = { type: 'integer' };
+    const benign = converter();
+    expect(benign.c.convert({ type: 'object', properties: { a: shared, b: shared } }, '#/s')).toEqual({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } });
+    expect(benign.diags.all).toEqual([]);
   });
 });

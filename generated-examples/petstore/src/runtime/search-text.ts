@@ -5,7 +5,7 @@
  * each word reduced to its Porter2 stem (closed/closing → close, statuses → status).
  */
 import stem from 'wink-porter2-stemmer';
-import { ABBREVIATIONS, PHRASES } from './search-vocabulary.js';
+import { ABBREVIATIONS, entryOf, PHRASES } from './search-vocabulary.js';
 
 /** Stems are cached: an index and a stream of queries come back to the same few thousand words. */
 const stems = new Map<string, string>();
@@ -78,7 +78,7 @@ export function analyze(text: string): string[] {
   const terms: string[] = [];
   for (const word of phraseWords(words(text))) {
     if (isStopWord(word)) continue;
-    const spelled = ABBREVIATIONS[word];
+    const spelled = entryOf(ABBREVIATIONS, word);
     if (spelled === undefined) terms.push(stemWord(word));
     else for (const w of spelled.split(' ')) terms.push(stemWord(w));
   }
@@ -92,7 +92,7 @@ function isStopWord(word: string): boolean {
 /** One word's terms: none for a stop word or a number, several for an abbreviation spelled out. */
 export function wordTerms(word: string): string[] {
   if (isStopWord(word)) return [];
-  const spelled = ABBREVIATIONS[word];
+  const spelled = entryOf(ABBREVIATIONS, word);
   return (spelled ? spelled.split(' ') : [word]).map(stemWord);
 }
 

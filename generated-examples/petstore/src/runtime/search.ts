@@ -16,7 +16,7 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { FIELD_BOOSTS, FIELDS, type OperationSummary, type SearchField, type SearchGroup, type SearchIndexFile } from './search-index.js';
 import { analyze, IDENTIFIER, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
-import { ACTION_SYNONYMS, HINT_WORDS } from './search-vocabulary.js';
+import { ACTION_SYNONYMS, entryOf, HINT_WORDS } from './search-vocabulary.js';
 
 export type { OperationSummary, SearchGroup, SearchIndexFile } from './search-index.js';
 
@@ -128,7 +128,7 @@ export class OperationSearch {
     const concepts: Concept[] = [];
     const seen = new Set<string>();
     for (const word of phraseWords(said)) {
-      const hinted = HINT_WORDS[word];
+      const hinted = entryOf(HINT_WORDS, word);
       if (hinted) {
         const [term, ...synonyms] = hinted.map(stemWord).filter((t) => this.documentFrequency.has(t) && !seen.has(`hint:${t}`));
         for (const t of hinted) seen.add(`hint:${stemWord(t)}`);
@@ -139,7 +139,7 @@ export class OperationSearch {
         if (seen.has(term)) continue;
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
-        const synonyms = new Map((this.file.bridge[term] ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]));
+        const synonyms = new Map((entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]));
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
     }

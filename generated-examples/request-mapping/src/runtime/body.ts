@@ -37,6 +37,7 @@ export interface FileInput {
 const FILE_INPUT_KEYS = new Set(['base64', 'text', 'filename', 'contentType']);
 const DEFAULT_FILENAME = 'file';
 const OCTET_STREAM = 'application/octet-stream';
+const TEXT_PLAIN = 'text/plain';
 
 export function encodeBody(plan: BodyPlan, value: unknown): EncodedBody {
   switch (plan.kind) {
@@ -126,8 +127,10 @@ function encodeFormField(name: string, field: unknown, rule: FieldEncoding | und
  * - files (properties in `plan.fileFields`, or any value shaped like FileInput) → a Blob with the file's
  *   filename (default `file`) and type (default: the property's `encoding` contentType when concrete,
  *   else application/octet-stream). A plain string in a file field is the file's text content;
- * - scalars → string parts;
- * - objects → a JSON part with Content-Type application/json (or the property's `encoding` contentType).
+ * - scalars → text parts (Content-Type: the property's `encoding` contentType when concrete, else none:
+ *   text/plain is the default);
+ * - objects → a JSON part with Content-Type application/json (or the property's `encoding` contentType when
+ *   that is a JSON type: an object cannot be written in another);
  * - arrays → one part per element, all under the property's name (what OpenAPI specifies and what
  *   multer, FastAPI and Spring read as a list), unless `encoding` asks for JSON, which sends the whole
  *   array as one JSON part.
@@ -169,7 +172,9 @@ function partFor(name: string, item: unknown, rule: PartRule): MultipartPart | u
     const type = wantsJson && rule.contentType !== undefined ? rule.contentType : 'application/json';
     return { name, data: JSON.stringify(item) ?? 'null', contentType: type };
   }
-  return { name, data: scalarToString(item) };
+  // A scalar part is text/plain unless `encoding` names its type (a concrete one: a range cannot be sent).
+  const type = concreteOr(rule.contentType, TEXT_PLAIN);
+  return type === TEXT_PLAIN ? { name, data: scalarToString(item) } : { name, data: scalarToString(item), contentType: type };
 }
 
 // ---------------------------------------------------------------------------------------------------

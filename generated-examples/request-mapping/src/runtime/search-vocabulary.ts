@@ -300,3 +300,11 @@ export const HINT_WORDS: Readonly<Record<string, readonly string[]>> = {
   what: ['list', 'get'],
   who: ['list', 'user', 'member'],
 };
+
+/**
+ * A table's entry for a word, own entries only: words come from specs and requests, and `constructor` or
+ * `toString` must not find Object.prototype's functions.
+ */
+export function entryOf<T>(table: Readonly<Record<string, T>>, word: string): T | undefined {
+  return Object.hasOwn(table, word) ? table[word] : undefined;
+}

@@ -1,0 +1,86 @@
+// What the HTTP benchmarks (bench/run.mjs, bench/soak.mjs) share: building a generated server, the modern
+// tools/call request, reading its answer, and the processes they start.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('..', import.meta.url));
+export const PROTOCOL = '2026-07-28';
+
+/** Generates a server from `spec` into `dir` with the built generator, compiles it; returns its entry point. */
+export async function generateAndBuild(spec, dir) {
+  const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
+  await generate({ spec, out: dir, validate: false });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
+  return join(dir, 'dist', 'index.js');
+}
+
+/** A stateless 2026-07-28 tools/call over Streamable HTTP, as fetch options. */
+export function toolCallRequest(tool, args) {
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL,
+      'mcp-method': 'tools/call',
+      'mcp-name': tool,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: tool,
+        arguments: args,
+        _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} },
+      },
+    }),
+  };
+}
+
+/** The answer is JSON in the modern path; SSE (`data:` lines) is accepted too, in case a server streams. */
+export function parseJsonOrSse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const data = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
+    try {
+      return JSON.parse(data);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** SIGTERM (the servers drain and exit 0), then SIGKILL if one has not gone within 12 s. */
+export function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Resident set size from /proc (Linux): what the process holds in RAM right now. */
+export function rssKiB(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function positiveInt(raw, fallback) {
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
