@@ -7,6 +7,14 @@
 import type { CatalogHeader, ToolMode } from './catalog.js';
 import { PROFILE_NAMES } from './profile-names.js';
 
+/**
+ * Tools per tools/list page unless MCP_TOOLS_PAGE_SIZE says otherwise. Some hosts never follow nextCursor (the
+ * Inspector CLI among them), so every listing the generator's default mode makes fits one page: mode `all` is
+ * the default only up to 128 tools (ALL_MODE_MAX_TOOLS in src/emit/tool-modes.ts), a hybrid listing is at most
+ * 15 core tools plus the meta-tools. Only `--tool-mode all` on a larger API is paged.
+ */
+export const DEFAULT_TOOLS_PAGE_SIZE = 500;
+
 /** Text of the docs that depends on what the generation chose (the default base URL, the tool mode). */
 export type Doc = string | ((catalog: CatalogHeader) => string);
 
@@ -89,7 +97,7 @@ export const ENV = {
     example: 'my-agent=openai-strict',
   }),
   // Above this many tools, tools/list is paged (the SDK's clients follow cursors).
-  MCP_TOOLS_PAGE_SIZE: variable({ parse: nonNegativeInt, default: 500, description: 'Tools per tools/list page; 0 = one page.', example: '500' }),
+  MCP_TOOLS_PAGE_SIZE: variable({ parse: nonNegativeInt, default: DEFAULT_TOOLS_PAGE_SIZE, description: 'Tools per tools/list page; 0 = one page.', example: '500' }),
   LOG_LEVEL: variable<(typeof LOG_LEVELS)[number]>({ parse: oneOf(LOG_LEVELS), default: 'info', description: 'debug, info, warn or error; logs go to stderr.', example: 'info' }),
   MCP_CALLER_CREDENTIALS: variable({
     parse: verbatim,

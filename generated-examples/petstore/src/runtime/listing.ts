@@ -36,14 +36,6 @@ export function listedTool(tool: CatalogTool, inputSchema: JsonSchema): ListedTo
   return listed;
 }
 
-/**
- * Tools per tools/list page unless MCP_TOOLS_PAGE_SIZE says otherwise. Some hosts never follow nextCursor (the
- * Inspector CLI among them), so every listing the generator's default mode makes fits one page: mode `all` is
- * the default only up to 128 tools (ALL_MODE_MAX_TOOLS in src/emit/tool-modes.ts), a hybrid listing is at most
- * 15 core tools plus the meta-tools. Only `--tool-mode all` on a larger API is paged.
- */
-export const DEFAULT_TOOLS_PAGE_SIZE = 500;
-
 /** Every tool of the catalog as tools/list shows it (mode all). */
 export function listAllTools(catalog: Catalog): ListedTool[] {
   return catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
