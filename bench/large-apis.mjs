@@ -21,7 +21,10 @@ const COLD_RUNS = 15;
 const CALLS = 500;
 const WARMUP_CALLS = 200;
 const BLOCK = 50;
-const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const children = new Set();
 /** The turns' own ratios of the paired figures, printed under the table. */
 const turnNotes = [];
@@ -47,22 +50,52 @@ async function main() {
     // build started with MCP_TOOL_MODE=all.
     const github = buildServer(GITHUB, join(work, 'github-mcp'));
     const env = { API_BASE_URL: upstream.url };
-    const [hybrid, all, floor] = await coldStarts(
-      [
-        [[github], env],
-        [[github], { ...env, MCP_TOOL_MODE: 'all' }],
-        [[join(REPO, 'bench', 'one-tool-stdio.mjs')], env],
-      ],
+    const [hybrid, all, floor] = await coldStarts([
+      [[github], env],
+      [[github], { ...env, MCP_TOOL_MODE: 'all' }],
+      [[join(REPO, 'bench', 'one-tool-stdio.mjs')], env],
+    ]);
+    rows.push(
+      ...pairedRatioRows(
+        `cold start to first tools/list, GitHub server (default mode) vs one-tool SDK server (ms, ${COLD_RUNS} turns)`,
+        hybrid.samples,
+        floor.samples,
+        1.15,
+      ),
     );
-    rows.push(...pairedRatioRows(`cold start to first tools/list, GitHub server (default mode) vs one-tool SDK server (ms, ${COLD_RUNS} turns)`, hybrid.samples, floor.samples, 1.15));
-    rows.push(...pairedRatioRows(`cold start to first tools/list, GitHub server (mode all) vs one-tool SDK server (ms, ${COLD_RUNS} turns)`, all.samples, floor.samples, 1.6));
-    rows.push(['RSS after first tools/list, GitHub server default mode (MB); one-tool server', `${hybrid.rssMb}`, `${floor.rssMb}`, '', hybrid.rssMb <= 150 ? 'ok (≤ 150 MB)' : 'over 150 MB']);
+    rows.push(
+      ...pairedRatioRows(
+        `cold start to first tools/list, GitHub server (mode all) vs one-tool SDK server (ms, ${COLD_RUNS} turns)`,
+        all.samples,
+        floor.samples,
+        1.6,
+      ),
+    );
+    rows.push([
+      'RSS after first tools/list, GitHub server default mode (MB); one-tool server',
+      `${hybrid.rssMb}`,
+      `${floor.rssMb}`,
+      '',
+      hybrid.rssMb <= 150 ? 'ok (≤ 150 MB)' : 'over 150 MB',
+    ]);
     rows.push(['  same, mode all (MB)', `${all.rssMb}`, `${floor.rssMb}`, '', '']);
     const overhead = await perCallOverheads([github, join(REPO, 'bench', 'one-tool-fetch-stdio.mjs')], upstream.url);
     const [ours, sdk] = overhead.mcp;
-    rows.push(['per-call overhead over stdio, default mode (ms): MCP median − direct median', `${ours.toFixed(2)} − ${overhead.direct.toFixed(2)}`, `= ${(ours - overhead.direct).toFixed(2)}`, '', ours - overhead.direct <= 1 ? 'ok (≤ 1 ms)' : 'over 1 ms']);
+    rows.push([
+      'per-call overhead over stdio, default mode (ms): MCP median − direct median',
+      `${ours.toFixed(2)} − ${overhead.direct.toFixed(2)}`,
+      `= ${(ours - overhead.direct).toFixed(2)}`,
+      '',
+      ours - overhead.direct <= 1 ? 'ok (≤ 1 ms)' : 'over 1 ms',
+    ]);
     // For reference, measured in the same turns: the smallest SDK server whose one tool sends the same GET.
-    rows.push(['  same, one-tool SDK server sending the same GET (reference)', `${sdk.toFixed(2)} − ${overhead.direct.toFixed(2)}`, `= ${(sdk - overhead.direct).toFixed(2)}`, '', '']);
+    rows.push([
+      '  same, one-tool SDK server sending the same GET (reference)',
+      `${sdk.toFixed(2)} − ${overhead.direct.toFixed(2)}`,
+      `= ${(sdk - overhead.direct).toFixed(2)}`,
+      '',
+      '',
+    ]);
   } finally {
     upstream.server.close();
   }
@@ -83,8 +116,11 @@ function timed(args) {
 
 function generationVsFloor() {
   const floorScript = `const SP=require(${JSON.stringify(join(REPO, 'node_modules', '@apidevtools', 'swagger-parser'))});SP.dereference(${JSON.stringify(GITHUB)}).then(()=>console.log('MAXRSS '+process.resourceUsage().maxRSS))`;
-  const genScript = (flags) => `import(${JSON.stringify(join(REPO, 'dist', 'src', 'index.js'))}).then(async(m)=>{await m.generate({spec:${JSON.stringify(GITHUB)},write:false${flags}});console.log('MAXRSS '+process.resourceUsage().maxRSS)})`;
-  const floors = [], gens = [], gensNoValidate = [];
+  const genScript = (flags) =>
+    `import(${JSON.stringify(join(REPO, 'dist', 'src', 'index.js'))}).then(async(m)=>{await m.generate({spec:${JSON.stringify(GITHUB)},write:false${flags}});console.log('MAXRSS '+process.resourceUsage().maxRSS)})`;
+  const floors = [],
+    gens = [],
+    gensNoValidate = [];
   for (let i = 0; i < RUNS; i++) {
     floors.push(timed(['-e', floorScript]));
     gens.push(timed(['--input-type=module', '-e', genScript('')]));
@@ -92,16 +128,33 @@ function generationVsFloor() {
   }
   const ms = (runs) => runs.map((r) => r.ms);
   return [
-    ...pairedRatioRows(`generate GitHub vs swagger-parser parse+dereference (ms, ${RUNS} turns)`, ms(gens), ms(floors), 2),
+    ...pairedRatioRows(
+      `generate GitHub vs swagger-parser parse+dereference (ms, ${RUNS} turns)`,
+      ms(gens),
+      ms(floors),
+      2,
+    ),
     ...pairedRatioRows('  same, --no-validate', ms(gensNoValidate), ms(floors), 2),
-    ['  peak RSS (MB): generate; parse+dereference', `${Math.round(Math.max(...gens.map((r) => r.maxRssMb)))}`, `${Math.round(Math.max(...floors.map((r) => r.maxRssMb)))}`, '', ''],
+    [
+      '  peak RSS (MB): generate; parse+dereference',
+      `${Math.round(Math.max(...gens.map((r) => r.maxRssMb)))}`,
+      `${Math.round(Math.max(...floors.map((r) => r.maxRssMb)))}`,
+      '',
+      '',
+    ],
   ];
 }
 
 function buildServer(spec, dir) {
-  execFileSync(process.execPath, [join(REPO, 'dist', 'src', 'cli.js'), spec, '-o', dir, '--no-validate'], { stdio: 'ignore' });
+  execFileSync(process.execPath, [join(REPO, 'dist', 'src', 'cli.js'), spec, '-o', dir, '--no-validate'], {
+    stdio: 'ignore',
+  });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
+    { stdio: 'ignore' },
+  );
   return join(dir, 'dist', 'index.js');
 }
 
@@ -168,7 +221,10 @@ async function perCallOverheads(entries, upstreamUrl) {
 }
 
 function spawnStdio(args, env) {
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   children.add(child);
   const pending = new Map();
   let nextId = 1;
@@ -204,7 +260,9 @@ function spawnStdio(args, env) {
     close() {
       child.kill();
       children.delete(child);
-      return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve)));
+      return new Promise((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', resolve),
+      );
     },
   };
 }
@@ -222,7 +280,11 @@ async function startUpstream() {
 
 async function tokensPerSpec() {
   const { generate } = await import(join(REPO, 'dist', 'src', 'index.js'));
-  const manifest = readFileSync(join(SPECS, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const manifest = readFileSync(join(SPECS, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   const rows = [];
   for (const [name, , , file] of manifest) {
     const r = await generate({ spec: join(SPECS, file), write: false, validate: false, toolMode: 'all' });
@@ -245,9 +307,17 @@ function pairedRatioRows(label, ours, floor, target) {
   const ratios = ours.map((value, i) => value / floor[i]);
   const ratio = median(ratios);
   const ofMedians = median(ours) / median(floor);
-  turnNotes.push(`${label.trim().replace(/ \((ms|MB)[^)]*\)$/, '')}: turn by turn ${ratios.map((r) => r.toFixed(2)).join(', ')}; ratio of the medians ${ofMedians.toFixed(2)}×`);
+  turnNotes.push(
+    `${label.trim().replace(/ \((ms|MB)[^)]*\)$/, '')}: turn by turn ${ratios.map((r) => r.toFixed(2)).join(', ')}; ratio of the medians ${ofMedians.toFixed(2)}×`,
+  );
   return [
-    [label, median(ours).toFixed(0), median(floor).toFixed(0), `${ratio.toFixed(2)}×`, ratio <= target ? `ok (≤ ${target}×)` : `over ${target}×`],
+    [
+      label,
+      median(ours).toFixed(0),
+      median(floor).toFixed(0),
+      `${ratio.toFixed(2)}×`,
+      ratio <= target ? `ok (≤ ${target}×)` : `over ${target}×`,
+    ],
   ];
 }
 

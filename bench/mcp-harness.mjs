@@ -13,9 +13,13 @@ export async function generateAndBuild(spec, dir) {
   const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
   await generate({ spec, out: dir, validate: false });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
+    {
+      stdio: 'inherit',
+    },
+  );
   return join(dir, 'dist', 'index.js');
 }
 
@@ -37,7 +41,10 @@ export function toolCallRequest(tool, args) {
       params: {
         name: tool,
         arguments: args,
-        _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
       },
     }),
   };
@@ -48,7 +55,11 @@ export function parseJsonOrSse(text) {
   try {
     return JSON.parse(text);
   } catch {
-    const data = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5)).join('');
+    const data = text
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5))
+      .join('');
     try {
       return JSON.parse(data);
     } catch {

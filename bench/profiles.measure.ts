@@ -21,7 +21,11 @@ import { createArgSampler } from '../test/helpers/sample-args.js';
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
 const manifest = existsSync(join(SPECS_DIR, 'MANIFEST.tsv'))
-  ? readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'))
+  ? readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'))
   : [];
 const TABLE_HOSTS: Array<Host | 'portable'> = [...HOSTS, 'portable'];
 
@@ -50,9 +54,13 @@ it('per-profile pass table, mode all, before and after lowering', async () => {
   }
   const header = `| spec | tools | ${TABLE_HOSTS.join(' | ')} |\n|---|---|${TABLE_HOSTS.map(() => '---').join('|')}|`;
   const total = `| **all** | ${allTools} | ${TABLE_HOSTS.map((h) => `${totals.get(h)!.before} → ${totals.get(h)!.after}`).join(' | ')} |`;
-  process.stdout.write(`\nTools passing each host's rules (before → after lowering), mode all:\n${header}\n${rows.join('\n')}\n${total}\n`);
+  process.stdout.write(
+    `\nTools passing each host's rules (before → after lowering), mode all:\n${header}\n${rows.join('\n')}\n${total}\n`,
+  );
   const size = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-  process.stdout.write(`\nBytes of every tool of the 16 specs (mode all): full ${size(fullBytes)}; ${TABLE_HOSTS.map((h) => `${h} ${size(bytes.get(h)!)}`).join(', ')}\n`);
+  process.stdout.write(
+    `\nBytes of every tool of the 16 specs (mode all): full ${size(fullBytes)}; ${TABLE_HOSTS.map((h) => `${h} ${size(bytes.get(h)!)}`).join(', ')}\n`,
+  );
 });
 
 /** Specs whose calls are measured against Prism (small enough to call every operation once per profile). */
@@ -74,7 +82,12 @@ it('calls made from each lowered schema, against Prism', async () => {
       const sampler = createArgSampler();
       for (const name of MEASURED_PROFILES) {
         const profile = PROFILES[name];
-        const client = await connectModernStdio(project.entry, { API_BASE_URL: proxy.url, API_MAX_RETRIES: '0', MCP_CLIENT_PROFILE: name, ...credentialEnv(catalog) });
+        const client = await connectModernStdio(project.entry, {
+          API_BASE_URL: proxy.url,
+          API_MAX_RETRIES: '0',
+          MCP_CLIENT_PROFILE: name,
+          ...credentialEnv(catalog),
+        });
         const counts = { calls: 0, accepted: 0, prismValid: 0, refused: 0, refusalsNamingFix: 0, unsampled: 0 };
         try {
           for (const listed of listAllTools(catalog)) {
@@ -84,7 +97,10 @@ it('calls made from each lowered schema, against Prism', async () => {
             counts.calls++;
             await proxy.idle();
             const from = proxy.log.length;
-            const result = (await client.callTool({ name: tool.name, arguments: sample.args }, { timeout: CALL_TIMEOUT_MS })) as { isError?: boolean; content: Array<{ text?: string }> };
+            const result = (await client.callTool(
+              { name: tool.name, arguments: sample.args },
+              { timeout: CALL_TIMEOUT_MS },
+            )) as { isError?: boolean; content: Array<{ text?: string }> };
             await proxy.idle();
             const text = result.content.map((c) => c.text ?? '').join(' ');
             const requests = proxy.log.slice(from);
@@ -98,7 +114,9 @@ it('calls made from each lowered schema, against Prism', async () => {
         } finally {
           await client.close();
         }
-        lines.push(`| ${row[0]} | ${name} | ${counts.calls} | ${counts.accepted} (${pct(counts.accepted, counts.calls)}) | ${counts.refused} | ${counts.refusalsNamingFix} | ${counts.prismValid} | ${counts.unsampled} |`);
+        lines.push(
+          `| ${row[0]} | ${name} | ${counts.calls} | ${counts.accepted} (${pct(counts.accepted, counts.calls)}) | ${counts.refused} | ${counts.refusalsNamingFix} | ${counts.prismValid} | ${counts.unsampled} |`,
+        );
       }
       await proxy.close();
     } finally {

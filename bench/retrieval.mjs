@@ -45,7 +45,10 @@ async function main() {
     const names = toolNamesByOperation(byName.get('catalog.json'));
     const cases = set.map((entry) => ({ ...entry, wanted: wantedNames(api, entry, names) }));
     const renamed = cases.filter((entry) => entry.expected.join() !== entry.wanted.join()).length;
-    if (renamed > 0) console.log(`bench/retrieval/${api}.json: ${renamed} entries' "expected" names are out of date (expectedOps decide)`);
+    if (renamed > 0)
+      console.log(
+        `bench/retrieval/${api}.json: ${renamed} entries' "expected" names are out of date (expectedOps decide)`,
+      );
     const searcher = await makeSearcher(byName, join(work, api));
     rows.push(await measure(api, cases, searcher));
   }
@@ -62,9 +65,12 @@ async function main() {
  */
 async function makeSearcher(files, dir) {
   const runtime = await loadGeneratedRuntime(files, dir);
-  const [{ parseCatalog }, { ToolRegistry }, { handleMetaTool }, { SEARCH_TOOL }, { OperationSearch }] = await Promise.all(
-    ['tool-table.js', 'tools.js', 'meta-tools.js', 'meta-definitions.js', 'search.js'].map((file) => import(pathToFileURL(join(runtime, file)).href)),
-  );
+  const [{ parseCatalog }, { ToolRegistry }, { handleMetaTool }, { SEARCH_TOOL }, { OperationSearch }] =
+    await Promise.all(
+      ['tool-table.js', 'tools.js', 'meta-tools.js', 'meta-definitions.js', 'search.js'].map(
+        (file) => import(pathToFileURL(join(runtime, file)).href),
+      ),
+    );
   const registry = new ToolRegistry(parseCatalog(Buffer.from(files.get('catalog.json'))));
   const indexText = files.get('search-index.json');
   const start = performance.now();
@@ -122,7 +128,10 @@ function wantedNames(api, entry, names) {
   return entry.expectedOps.map((op) => {
     const [method, ...rest] = op.trim().split(/\s+/);
     const name = names.get(operationKey(method, rest.join(' ')));
-    if (!name) throw new Error(`bench/retrieval/${api}.json: "${entry.query}" expects ${op}, which is not an operation of the ${api} catalog`);
+    if (!name)
+      throw new Error(
+        `bench/retrieval/${api}.json: "${entry.query}" expects ${op}, which is not an operation of the ${api} catalog`,
+      );
     return name;
   });
 }
@@ -150,7 +159,10 @@ async function measure(api, cases, searcher) {
     mrr,
     p50: quantile(times, 0.5),
     p95: quantile(times, 0.95),
-    coldP95: quantile(coldTimes.sort((a, b) => a - b), 0.95),
+    coldP95: quantile(
+      coldTimes.sort((a, b) => a - b),
+      0.95,
+    ),
     firstMs,
     indexBytes: searcher.indexBytes,
     loadMs: searcher.loadMs,
@@ -189,18 +201,53 @@ function quantile(sorted, q) {
 
 function printTable(rows) {
   const mean = (pick) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
-  const head = ['API', 'n', 'R@1', 'R@5', 'R@10', 'MRR', 'p50 ms', 'p95 ms', 'cold p95', '1st ms', 'index bytes', 'parse ms'];
+  const head = [
+    'API',
+    'n',
+    'R@1',
+    'R@5',
+    'R@10',
+    'MRR',
+    'p50 ms',
+    'p95 ms',
+    'cold p95',
+    '1st ms',
+    'index bytes',
+    'parse ms',
+  ];
   const body = rows.map((row) => [
-    row.api, String(row.n), ...CUTS.map((k) => fixed(row.recall[k])), fixed(row.mrr),
-    row.p50.toFixed(2), row.p95.toFixed(2), row.coldP95.toFixed(2), row.firstMs.toFixed(1), String(row.indexBytes), row.loadMs.toFixed(1),
+    row.api,
+    String(row.n),
+    ...CUTS.map((k) => fixed(row.recall[k])),
+    fixed(row.mrr),
+    row.p50.toFixed(2),
+    row.p95.toFixed(2),
+    row.coldP95.toFixed(2),
+    row.firstMs.toFixed(1),
+    String(row.indexBytes),
+    row.loadMs.toFixed(1),
   ]);
-  body.push(['mean', String(rows.reduce((s, r) => s + r.n, 0)), ...CUTS.map((k) => fixed(mean((r) => r.recall[k]))), fixed(mean((r) => r.mrr)), '', '', '', '', '', '']);
+  body.push([
+    'mean',
+    String(rows.reduce((s, r) => s + r.n, 0)),
+    ...CUTS.map((k) => fixed(mean((r) => r.recall[k]))),
+    fixed(mean((r) => r.mrr)),
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((line) => line[i].length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log(line(head));
   console.log(`|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const cells of body) console.log(line(cells));
-  console.log(`(mean n is the total; R@k and MRR means are over APIs; search latency: each query's median of ${TIMING_ROUNDS} runs once every query was asked once; cold p95: that first asking, in a fresh runtime (JIT not warm); 1st ms: the very first search)`);
+  console.log(
+    `(mean n is the total; R@k and MRR means are over APIs; search latency: each query's median of ${TIMING_ROUNDS} runs once every query was asked once; cold p95: that first asking, in a fresh runtime (JIT not warm); 1st ms: the very first search)`,
+  );
 }
 
 function printTargets(rows) {
@@ -209,7 +256,9 @@ function printTargets(rows) {
   const at1 = mean((r) => r.recall[1]);
   const at10 = mean((r) => r.recall[10]);
   const slowest = Math.max(...rows.map((r) => r.p95));
-  console.log(`targets (issue 14): mean R@1 ≥ ${TARGET.recallAt1}: ${verdict(at1 >= TARGET.recallAt1)}; mean R@10 ≥ ${TARGET.recallAt10}: ${verdict(at10 >= TARGET.recallAt10)}; p95 < ${TARGET.p95Ms} ms on every API: ${verdict(slowest < TARGET.p95Ms)}`);
+  console.log(
+    `targets (issue 14): mean R@1 ≥ ${TARGET.recallAt1}: ${verdict(at1 >= TARGET.recallAt1)}; mean R@10 ≥ ${TARGET.recallAt10}: ${verdict(at10 >= TARGET.recallAt10)}; p95 < ${TARGET.p95Ms} ms on every API: ${verdict(slowest < TARGET.p95Ms)}`,
+  );
 }
 
 function fixed(value) {
@@ -236,12 +285,17 @@ function worse(result) {
 function figures(rows) {
   return rows.map(({ results, ...row }) => ({
     ...row,
-    misses: results.filter((r) => r.rank !== 1).map(({ query, wanted, returned, rank }) => ({ query, wanted, rank, top3: returned.slice(0, 3) })),
+    misses: results
+      .filter((r) => r.rank !== 1)
+      .map(({ query, wanted, returned, rank }) => ({ query, wanted, rank, top3: returned.slice(0, 3) })),
   }));
 }
 
 function manifestMainFiles() {
-  const [header, ...lines] = readFileSync(join(SPECS, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const [header, ...lines] = readFileSync(join(SPECS, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   const name = header.indexOf('name');
   const main = header.indexOf('main_file');
   return new Map(lines.map((cells) => [cells[name], cells[main]]));
@@ -256,7 +310,8 @@ function parseArgs(argv) {
     else if (arg === '--api') parsed.apis = [requiredValue(argv, ++i, arg)];
     else throw new Error(`bench/retrieval: unknown argument ${arg} (usage: [--misses] [--api NAME] [--json FILE])`);
   }
-  for (const api of parsed.apis) if (!APIS.includes(api)) throw new Error(`bench/retrieval: --api takes one of ${APIS.join(', ')}`);
+  for (const api of parsed.apis)
+    if (!APIS.includes(api)) throw new Error(`bench/retrieval: --api takes one of ${APIS.join(', ')}`);
   return parsed;
 }
 

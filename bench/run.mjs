@@ -16,7 +16,15 @@ import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { generateAndBuild, parseJsonOrSse, positiveInt, REPO, rssKiB, stopChild, toolCallRequest } from './mcp-harness.mjs';
+import {
+  generateAndBuild,
+  parseJsonOrSse,
+  positiveInt,
+  REPO,
+  rssKiB,
+  stopChild,
+  toolCallRequest,
+} from './mcp-harness.mjs';
 
 const SECONDS = positiveInt(process.env.BENCH_SECONDS, 30);
 const ROUNDS = Math.min(positiveInt(process.env.BENCH_ROUNDS, 5), SECONDS);
@@ -60,25 +68,67 @@ async function main() {
     API_BASE_URL: upstream.url,
     API_KEY: 'bench-key', // getPetById requires api_key or petstore_auth credentials
   });
-  contenders.push({ label: 'generated petstore: getPetById', server: generated, tool: 'getPetById', args: { petId: 10 }, expected: /doggie/ });
+  contenders.push({
+    label: 'generated petstore: getPetById',
+    server: generated,
+    tool: 'getPetById',
+    args: { petId: 10 },
+    expected: /doggie/,
+  });
 
   // Issue 7: per-request cost must not grow with the API. The GitHub server registers 1,223 tools.
   const githubSpec = join(REPO, '..', 'shared', 'specs', 'github', 'api.github.com.json');
   if (existsSync(githubSpec)) {
     log('generating and building the GitHub server (1,223 tools)');
     const githubEntry = await generateAndBuild(githubSpec, join(workDir, 'github-mcp'));
-    const github = await startMcpServer('github', process.execPath, [githubEntry, '--http', '--port', '0'], { API_BASE_URL: upstream.url });
-    contenders.push({ label: 'generated GitHub (1,223 tools): meta_root', server: github, tool: 'meta_root', args: {}, expected: /doggie/ });
+    const github = await startMcpServer('github', process.execPath, [githubEntry, '--http', '--port', '0'], {
+      API_BASE_URL: upstream.url,
+    });
+    contenders.push({
+      label: 'generated GitHub (1,223 tools): meta_root',
+      server: github,
+      tool: 'meta_root',
+      args: {},
+      expected: /doggie/,
+    });
   }
 
   // The floor for a server that wraps an API: the same upstream request from a one-tool SDK server.
-  const oneToolFetch = await startMcpServer('one-tool-fetch', process.execPath, [join(REPO, 'bench', 'one-tool-fetch-server.mjs')], { API_BASE_URL: upstream.url });
-  contenders.push({ label: 'one-tool SDK McpServer: same upstream GET', server: oneToolFetch, tool: 'meta_root', args: {}, expected: /doggie/ });
-  const oneToolNodeHttp = await startMcpServer('one-tool-node-http', process.execPath, [join(REPO, 'bench', 'one-tool-fetch-server.mjs')], { API_BASE_URL: upstream.url, UPSTREAM_CLIENT: 'node:http' });
-  contenders.push({ label: 'one-tool SDK McpServer: same upstream GET via node:http', server: oneToolNodeHttp, tool: 'meta_root', args: {}, expected: /doggie/ });
+  const oneToolFetch = await startMcpServer(
+    'one-tool-fetch',
+    process.execPath,
+    [join(REPO, 'bench', 'one-tool-fetch-server.mjs')],
+    { API_BASE_URL: upstream.url },
+  );
+  contenders.push({
+    label: 'one-tool SDK McpServer: same upstream GET',
+    server: oneToolFetch,
+    tool: 'meta_root',
+    args: {},
+    expected: /doggie/,
+  });
+  const oneToolNodeHttp = await startMcpServer(
+    'one-tool-node-http',
+    process.execPath,
+    [join(REPO, 'bench', 'one-tool-fetch-server.mjs')],
+    { API_BASE_URL: upstream.url, UPSTREAM_CLIENT: 'node:http' },
+  );
+  contenders.push({
+    label: 'one-tool SDK McpServer: same upstream GET via node:http',
+    server: oneToolNodeHttp,
+    tool: 'meta_root',
+    args: {},
+    expected: /doggie/,
+  });
 
   const oneTool = await startMcpServer('one-tool', process.execPath, [join(REPO, 'bench', 'one-tool-server.mjs')], {});
-  contenders.push({ label: 'one-tool SDK McpServer: echo', server: oneTool, tool: 'echo', args: { text: 'hi' }, expected: /"hi"/ });
+  contenders.push({
+    label: 'one-tool SDK McpServer: echo',
+    server: oneTool,
+    tool: 'echo',
+    args: { text: 'hi' },
+    expected: /"hi"/,
+  });
 
   const rows = await measureInTurns(contenders);
   for (const { server } of contenders) await stopChild(server.child);
@@ -94,7 +144,9 @@ async function generateAndBuildPetstore(dir) {
 }
 
 async function startUpstream() {
-  const child = track(spawn(process.execPath, [join(REPO, 'bench', 'upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(
+    spawn(process.execPath, [join(REPO, 'bench', 'upstream.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   const line = await firstLine(child.stdout, 10_000, 'upstream');
   return { child, url: JSON.parse(line).url };
 }
@@ -110,7 +162,12 @@ async function startMcpServer(name, command, args, env) {
     spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', fd] }),
   );
   closeSync(fd);
-  const url = await pollFor(() => /"url":"(http:\/\/[^"]+)"/.exec(readFileSync(logFile, 'utf8'))?.[1], 15_000, () => `${name} did not start: ${readFileSync(logFile, 'utf8')}`, child);
+  const url = await pollFor(
+    () => /"url":"(http:\/\/[^"]+)"/.exec(readFileSync(logFile, 'utf8'))?.[1],
+    15_000,
+    () => `${name} did not start: ${readFileSync(logFile, 'utf8')}`,
+    child,
+  );
   return { name, child, url, logFile };
 }
 
@@ -127,7 +184,9 @@ async function verifyOne(server, request, expected) {
   if (res.status !== 200 || !result || result.isError || !expected.test(JSON.stringify(result.content))) {
     throw new Error(`${server.name}: the check request did not succeed (HTTP ${res.status}): ${text.slice(0, 500)}`);
   }
-  log(`${server.name}: check request OK (HTTP 200, ${res.headers.get('content-type')}): ${JSON.stringify(result.content).slice(0, 120)}`);
+  log(
+    `${server.name}: check request OK (HTTP 200, ${res.headers.get('content-type')}): ${JSON.stringify(result.content).slice(0, 120)}`,
+  );
 }
 
 /**
@@ -152,7 +211,10 @@ async function measureInTurns(contenders) {
       const cpuBefore = cpuMs(state.server.child.pid);
       const result = await load(state.server.url, state.request, turnSeconds, CONNECTIONS);
       const cpuAfter = cpuMs(state.server.child.pid);
-      state.turns.push({ result, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore });
+      state.turns.push({
+        result,
+        cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+      });
     }
   }
   return states.map((state) => rowOf(state, turnSeconds));
@@ -185,7 +247,9 @@ function median(values) {
 
 function load(url, request, duration, connections) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, ...request }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections, duration, ...request }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -240,10 +304,15 @@ function printTable(rows) {
     ...generatedRows.flatMap((g) => floors.map((f) => ratioRow(g, f))),
   ];
   const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
-  const format = (row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
-  console.log(`\nmodern tools/call, ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} interleaved turns (node ${process.version}, 127.0.0.1)\n`);
-  console.log('req/s = all requests / all seconds of a server\'s turns; p50/p99 = medians of its turns\'');
-  console.log('non-2xx = HTTP answers outside 200-299; errors = socket errors + timeouts; CPU ms/req = server user+system CPU during the run / requests');
+  const format = (row) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  console.log(
+    `\nmodern tools/call, ${CONNECTIONS} connections, ${SECONDS} s per server in ${ROUNDS} interleaved turns (node ${process.version}, 127.0.0.1)\n`,
+  );
+  console.log("req/s = all requests / all seconds of a server's turns; p50/p99 = medians of its turns'");
+  console.log(
+    'non-2xx = HTTP answers outside 200-299; errors = socket errors + timeouts; CPU ms/req = server user+system CPU during the run / requests',
+  );
   console.log(format(table[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table.slice(1)) console.log(format(row));
@@ -252,11 +321,17 @@ function printTable(rows) {
   const nodeHttpFloor = floors.find((r) => r.label.endsWith('via node:http'));
   if (github && fetchFloor) {
     const r = github.requestsPerSecond / fetchFloor.requestsPerSecond;
-    const perTurn = github.turnRequestsPerSecond.map((rps, i) => (rps / fetchFloor.turnRequestsPerSecond[i]).toFixed(2));
-    console.log(`issue 7: HTTP throughput, 1,223 tools vs one-tool SDK server doing the same upstream GET: ${github.requestsPerSecond.toFixed(0)} / ${fetchFloor.requestsPerSecond.toFixed(0)} req/s = ${r.toFixed(2)}x (target >= 0.9x: ${r >= 0.9 ? 'ok' : 'not met'}); turn by turn: ${perTurn.join(', ')}`);
+    const perTurn = github.turnRequestsPerSecond.map((rps, i) =>
+      (rps / fetchFloor.turnRequestsPerSecond[i]).toFixed(2),
+    );
+    console.log(
+      `issue 7: HTTP throughput, 1,223 tools vs one-tool SDK server doing the same upstream GET: ${github.requestsPerSecond.toFixed(0)} / ${fetchFloor.requestsPerSecond.toFixed(0)} req/s = ${r.toFixed(2)}x (target >= 0.9x: ${r >= 0.9 ? 'ok' : 'not met'}); turn by turn: ${perTurn.join(', ')}`,
+    );
   }
   if (github && nodeHttpFloor) {
-    console.log(`  and vs the one-tool server sending it with node:http too: ${github.requestsPerSecond.toFixed(0)} / ${nodeHttpFloor.requestsPerSecond.toFixed(0)} req/s = ${(github.requestsPerSecond / nodeHttpFloor.requestsPerSecond).toFixed(2)}x`);
+    console.log(
+      `  and vs the one-tool server sending it with node:http too: ${github.requestsPerSecond.toFixed(0)} / ${nodeHttpFloor.requestsPerSecond.toFixed(0)} req/s = ${(github.requestsPerSecond / nodeHttpFloor.requestsPerSecond).toFixed(2)}x`,
+    );
   }
   console.log('');
 }

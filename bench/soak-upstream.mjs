@@ -15,13 +15,19 @@ const server = createServer((req, res) => {
   req.on('end', () => answer(req, res, Buffer.concat(chunks)));
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })}\n`),
+);
 process.on('SIGTERM', () => process.exit(0));
 
 function answer(req, res, body) {
   res.on('error', () => undefined);
-  const json = (status, text, headers = {}) => res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers }).end(text);
-  if (req.method === 'POST' && req.url === '/pet') return body.length < LARGE_BODY ? json(400, '{"message":"body too small"}') : json(200, PET);
+  const json = (status, text, headers = {}) =>
+    res
+      .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers })
+      .end(text);
+  if (req.method === 'POST' && req.url === '/pet')
+    return body.length < LARGE_BODY ? json(400, '{"message":"body too small"}') : json(200, PET);
   switch (/^\/pet\/(\d+)/.exec(req.url ?? '')?.[1]) {
     case '1':
       return json(200, PET);

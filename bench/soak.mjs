@@ -15,7 +15,15 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateAndBuild, parseJsonOrSse, positiveInt, REPO, rssKiB, stopChild, toolCallRequest } from './mcp-harness.mjs';
+import {
+  generateAndBuild,
+  parseJsonOrSse,
+  positiveInt,
+  REPO,
+  rssKiB,
+  stopChild,
+  toolCallRequest,
+} from './mcp-harness.mjs';
 
 const SECONDS = positiveInt(process.env.SOAK_SECONDS, 600);
 const CLIENTS = positiveInt(process.env.SOAK_CLIENTS, 100);
@@ -30,24 +38,75 @@ const LARGE_NAME = 'n'.repeat(1024 * 1024);
 
 /** The mix, by weight: what each call sends and what its answer must be. */
 const CALLS = [
-  { kind: 'ok', weight: 40, tool: 'getPetById', args: { petId: 1 }, expect: (r) => !r.isError && /doggie/.test(textOf(r)) },
-  { kind: 'not found (404)', weight: 10, tool: 'getPetById', args: { petId: 2 }, expect: (r) => r.isError && /404/.test(textOf(r)) },
-  { kind: 'upstream error (500)', weight: 10, tool: 'getPetById', args: { petId: 3 }, expect: (r) => r.isError && /500/.test(textOf(r)) },
-  { kind: 'rate limited (429)', weight: 5, tool: 'getPetById', args: { petId: 4 }, expect: (r) => r.isError && /429/.test(textOf(r)) },
-  { kind: 'timeout', weight: 10, tool: 'getPetById', args: { petId: 5 }, expect: (r) => r.isError && /time/i.test(textOf(r)) },
+  {
+    kind: 'ok',
+    weight: 40,
+    tool: 'getPetById',
+    args: { petId: 1 },
+    expect: (r) => !r.isError && /doggie/.test(textOf(r)),
+  },
+  {
+    kind: 'not found (404)',
+    weight: 10,
+    tool: 'getPetById',
+    args: { petId: 2 },
+    expect: (r) => r.isError && /404/.test(textOf(r)),
+  },
+  {
+    kind: 'upstream error (500)',
+    weight: 10,
+    tool: 'getPetById',
+    args: { petId: 3 },
+    expect: (r) => r.isError && /500/.test(textOf(r)),
+  },
+  {
+    kind: 'rate limited (429)',
+    weight: 5,
+    tool: 'getPetById',
+    args: { petId: 4 },
+    expect: (r) => r.isError && /429/.test(textOf(r)),
+  },
+  {
+    kind: 'timeout',
+    weight: 10,
+    tool: 'getPetById',
+    args: { petId: 5 },
+    expect: (r) => r.isError && /time/i.test(textOf(r)),
+  },
   { kind: 'connection reset', weight: 5, tool: 'getPetById', args: { petId: 7 }, expect: (r) => r.isError },
-  { kind: 'large response (2 MiB, truncated)', weight: 5, tool: 'getPetById', args: { petId: 6 }, expect: (r) => !r.isError && textOf(r).length <= MAX_RESPONSE_BYTES + 1024 && /truncat|cut/i.test(textOf(r)) },
-  { kind: 'large body (1 MiB)', weight: 5, tool: 'addPet', args: { body: { name: LARGE_NAME, photoUrls: ['u'] } }, expect: (r) => !r.isError && /doggie/.test(textOf(r)) },
-  { kind: 'invalid arguments', weight: 10, tool: 'getPetById', args: { petId: 'not-a-number' }, expect: (r) => r.isError },
+  {
+    kind: 'large response (2 MiB, truncated)',
+    weight: 5,
+    tool: 'getPetById',
+    args: { petId: 6 },
+    expect: (r) => !r.isError && textOf(r).length <= MAX_RESPONSE_BYTES + 1024 && /truncat|cut/i.test(textOf(r)),
+  },
+  {
+    kind: 'large body (1 MiB)',
+    weight: 5,
+    tool: 'addPet',
+    args: { body: { name: LARGE_NAME, photoUrls: ['u'] } },
+    expect: (r) => !r.isError && /doggie/.test(textOf(r)),
+  },
+  {
+    kind: 'invalid arguments',
+    weight: 10,
+    tool: 'getPetById',
+    args: { petId: 'not-a-number' },
+    expect: (r) => r.isError,
+  },
 ];
 
 const children = new Set();
 let workDir;
 
-const watchdog = setTimeout(() => {
-  console.error(`soak: still running ${SECONDS + 600} s after start; stopping`);
-  void cleanup().then(() => process.exit(2));
-}, (SECONDS + 600) * 1000);
+const watchdog = setTimeout(
+  () => {
+    console.error(`soak: still running ${SECONDS + 600} s after start; stopping`);
+    void cleanup().then(() => process.exit(2));
+  },
+  (SECONDS + 600) * 1000,
+);
 watchdog.unref();
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));
 
@@ -79,7 +138,10 @@ async function main() {
   const samples = [{ t: 0, rssKiB: rssKiB(server.child.pid) ?? 0 }];
   const started = Date.now();
   const deadline = started + SECONDS * 1000;
-  const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rssKiB: rssKiB(server.child.pid) ?? 0 }), SAMPLE_MS);
+  const sampler = setInterval(
+    () => samples.push({ t: (Date.now() - started) / 1000, rssKiB: rssKiB(server.child.pid) ?? 0 }),
+    SAMPLE_MS,
+  );
   const schedule = CALLS.flatMap((c) => Array.from({ length: c.weight }, () => c));
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
@@ -128,7 +190,9 @@ function report(stats, unexpected, samples, alive) {
   const total = rows.reduce((n, r) => n + r[1], 0);
   const bad = rows.reduce((n, r) => n + r[2], 0);
   const seconds = samples.at(-1).t;
-  console.log(`\nsoak: ${CLIENTS} clients, ${Math.round(seconds)} s, ${total} calls (${Math.round(total / seconds)}/s), ${bad} unexpected\n`);
+  console.log(
+    `\nsoak: ${CLIENTS} clients, ${Math.round(seconds)} s, ${total} calls (${Math.round(total / seconds)}/s), ${bad} unexpected\n`,
+  );
   console.log('| call | calls | unexpected | p50 ms | p99 ms |\n| --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   for (const line of unexpected) console.log(`  unexpected: ${line}`);
@@ -139,7 +203,9 @@ function report(stats, unexpected, samples, alive) {
   const slope = slopeMiBPerMinute(afterWarmup);
   const growth = (peak - base) / 1024;
   console.log(`\n| server RSS | MiB |\n| --- | --- |`);
-  console.log(`| at start | ${mib(samples[0].rssKiB)} |\n| after warm-up (${WARMUP_SECONDS} s) | ${mib(base)} |\n| peak after warm-up | ${mib(peak)} |\n| at the end | ${mib(last)} |`);
+  console.log(
+    `| at start | ${mib(samples[0].rssKiB)} |\n| after warm-up (${WARMUP_SECONDS} s) | ${mib(base)} |\n| peak after warm-up | ${mib(peak)} |\n| at the end | ${mib(last)} |`,
+  );
   console.log(`| slope after warm-up | ${slope.toFixed(2)} MiB/min |`);
   // Large bodies make RSS a sawtooth (buffers freed on the collector's schedule): a leak is a trend, so the
   // mean of the last quarter of the samples is held to the first quarter's, not the peak to the start.
@@ -150,7 +216,9 @@ function report(stats, unexpected, samples, alive) {
   const trend = (lastMean - firstMean) / 1024;
   console.log(`| mean, first quarter after warm-up | ${mib(firstMean)} |\n| mean, last quarter | ${mib(lastMean)} |`);
   const flat = trend <= MAX_GROWTH_MIB && slope < MAX_SLOPE_MIB_PER_MIN;
-  console.log(`\nsoak: ${bad === 0 ? '0 unexpected errors' : `${bad} UNEXPECTED`}; memory ${flat ? 'flat' : 'NOT FLAT'} after warm-up (last quarter ${trend >= 0 ? '+' : ''}${trend.toFixed(1)} MiB on the first, limit ${MAX_GROWTH_MIB}; peak +${growth.toFixed(1)} MiB); server ${alive ? 'still running' : 'EXITED'}`);
+  console.log(
+    `\nsoak: ${bad === 0 ? '0 unexpected errors' : `${bad} UNEXPECTED`}; memory ${flat ? 'flat' : 'NOT FLAT'} after warm-up (last quarter ${trend >= 0 ? '+' : ''}${trend.toFixed(1)} MiB on the first, limit ${MAX_GROWTH_MIB}; peak +${growth.toFixed(1)} MiB); server ${alive ? 'still running' : 'EXITED'}`,
+  );
   return bad === 0 && flat && alive;
 }
 
@@ -171,7 +239,14 @@ function slopeMiBPerMinute(samples) {
 
 /** The scripted upstream, in its own process so the load generator cannot starve it. */
 async function startUpstream() {
-  const child = spawn(process.execPath, [join(REPO, 'bench', 'soak-upstream.mjs')], { env: { PATH: process.env.PATH ?? '', SOAK_TIMEOUT_MS: String(TIMEOUT_MS), SOAK_LARGE_BODY: String(LARGE_NAME.length) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(REPO, 'bench', 'soak-upstream.mjs')], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      SOAK_TIMEOUT_MS: String(TIMEOUT_MS),
+      SOAK_LARGE_BODY: String(LARGE_NAME.length),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const line = await new Promise((resolve, reject) => {
@@ -192,7 +267,10 @@ async function startUpstream() {
 async function startMcpServer(entry, env) {
   const logFile = join(workDir, 'server.stderr.log');
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [entry, '--http', '--port', '0'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', fd] });
+  const child = spawn(process.execPath, [entry, '--http', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', fd],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   closeSync(fd);
@@ -200,7 +278,8 @@ async function startMcpServer(entry, env) {
   for (;;) {
     const url = /"url":"(http:\/\/[^"]+)"/.exec(readFileSync(logFile, 'utf8'))?.[1];
     if (url) return { child, url };
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${readFileSync(logFile, 'utf8')}`);
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`server did not start: ${readFileSync(logFile, 'utf8')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

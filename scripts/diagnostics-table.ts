@@ -5,7 +5,9 @@ export const TABLE_START = '<!-- diagnostics table: written from src/diagnostics
 export const TABLE_END = '<!-- end of the diagnostics table -->';
 
 export function diagnosticsTable(): string {
-  const rows = Object.entries(DIAGNOSTIC_CODES).map(([code, { title, fix }]) => `| \`${code}\` | ${cell(title)} | ${cell(fix)} |`);
+  const rows = Object.entries(DIAGNOSTIC_CODES).map(
+    ([code, { title, fix }]) => `| \`${code}\` | ${cell(title)} | ${cell(fix)} |`,
+  );
   return ['| code | meaning | what to do |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
@@ -13,7 +15,8 @@ export function diagnosticsTable(): string {
 export function withDiagnosticsTable(readme: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md needs the lines ${TABLE_START} and ${TABLE_END} around the diagnostics table`);
+  if (start < 0 || end < start)
+    throw new Error(`README.md needs the lines ${TABLE_START} and ${TABLE_END} around the diagnostics table`);
   return `${readme.slice(0, start + TABLE_START.length)}\n${diagnosticsTable()}\n${readme.slice(end)}`;
 }
 

@@ -20,4 +20,7 @@ const entries = templates.map((path) => {
   // The source goes along, so a template edited after the build is noticed and compiled afresh.
   return `  ${JSON.stringify(path)}: { source: ${JSON.stringify(source)}, spec: ${Handlebars.precompile(source, COMPILE_OPTIONS)} },`;
 });
-writeFileSync(PRECOMPILED_TEMPLATES, `// Written by npm run build (scripts/precompile-templates.ts) from templates/project. Do not edit.\nmodule.exports = {\n${entries.join('\n')}\n};\n`);
+writeFileSync(
+  PRECOMPILED_TEMPLATES,
+  `// Written by npm run build (scripts/precompile-templates.ts) from templates/project. Do not edit.\nmodule.exports = {\n${entries.join('\n')}\n};\n`,
+);

@@ -10,5 +10,7 @@ for (const example of EXAMPLES) {
   const out = join(root, 'generated-examples', example.dir);
   rmSync(out, { recursive: true, force: true });
   const result = await generate({ spec: join(root, example.spec), out, name: example.name, validate: false });
-  process.stderr.write(`generated-examples/${example.dir}: ${result.files.length} files, ${result.summary.tools} tools\n`);
+  process.stderr.write(
+    `generated-examples/${example.dir}: ${result.files.length} files, ${result.summary.tools} tools\n`,
+  );
 }

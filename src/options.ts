@@ -55,16 +55,27 @@ export interface ResolvedOptions {
   clientProfile?: ProfileName;
 }
 
-export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = { force: false, validate: true, outputSchemas: true, core: [], coreTags: [], callerCredentials: { mode: 'off' } };
+export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = {
+  force: false,
+  validate: true,
+  outputSchemas: true,
+  core: [],
+  coreTags: [],
+  callerCredentials: { mode: 'off' },
+};
 const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid'];
 
 export function resolveOptions(user: UserOptions): ResolvedOptions {
   const problems: string[] = [];
   if (!user.spec) problems.push('a spec path or URL is required');
-  if (user.baseUrl !== undefined && !/^https?:\/\/[^/]/i.test(user.baseUrl)) problems.push(`--base-url must be an absolute http(s) URL, got ${user.baseUrl}`);
-  if (user.name !== undefined && !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(user.name)) problems.push(`--name must be a valid npm package name, got ${user.name}`);
-  if (user.toolMode !== undefined && !TOOL_MODES.includes(user.toolMode)) problems.push(`--tool-mode must be one of ${TOOL_MODES.join(', ')}, got ${String(user.toolMode)}`);
-  if (user.clientProfile !== undefined && !isProfileName(user.clientProfile)) problems.push(`--client-profile must be one of ${PROFILE_NAMES.join(', ')}, got ${user.clientProfile}`);
+  if (user.baseUrl !== undefined && !/^https?:\/\/[^/]/i.test(user.baseUrl))
+    problems.push(`--base-url must be an absolute http(s) URL, got ${user.baseUrl}`);
+  if (user.name !== undefined && !/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(user.name))
+    problems.push(`--name must be a valid npm package name, got ${user.name}`);
+  if (user.toolMode !== undefined && !TOOL_MODES.includes(user.toolMode))
+    problems.push(`--tool-mode must be one of ${TOOL_MODES.join(', ')}, got ${String(user.toolMode)}`);
+  if (user.clientProfile !== undefined && !isProfileName(user.clientProfile))
+    problems.push(`--client-profile must be one of ${PROFILE_NAMES.join(', ')}, got ${user.clientProfile}`);
   const callerCredentials = callerCredentialsOption(user.callerCredentials, problems);
   if (problems.length > 0) throw new OptionsError(problems);
   return {

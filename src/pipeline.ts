@@ -86,15 +86,28 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   timer('normalize');
   // The server key decides how long tool names may be, so the names come before the tools.
   const names = projectNames(options, api.title);
-  const mapped = mapTools(api, stageDiags, { outputSchemas: options.outputSchemas, maxNameLength: toolNameBudget(names.serverKey) });
+  const mapped = mapTools(api, stageDiags, {
+    outputSchemas: options.outputSchemas,
+    maxNameLength: toolNameBudget(names.serverKey),
+  });
   timer('tools');
-  const config = await loadProjectConfig({ ...(options.config !== undefined ? { explicit: options.config } : {}), outDir: expectedOutDir(options.out, names.packageName) }, stageDiags);
+  const config = await loadProjectConfig(
+    {
+      ...(options.config !== undefined ? { explicit: options.config } : {}),
+      outDir: expectedOutDir(options.out, names.packageName),
+    },
+    stageDiags,
+  );
   const { tools, skipped } = applyConfig(api, mapped, config, stageDiags);
   timer('config');
   const planned = await planProject(api, tools, options, names, config?.config.publish);
   timer('emit');
   if (!planned.catalog.baseUrl) {
-    stageDiags.warn('OTM_NO_SERVER', api.dialect === 'swagger-2.0' ? '#/host' : '#/servers', `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`);
+    stageDiags.warn(
+      'OTM_NO_SERVER',
+      api.dialect === 'swagger-2.0' ? '#/host' : '#/servers',
+      `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`,
+    );
   }
   const surface = settledLater(surfaceReport(planned.catalog, planned.listedInModeAll, names.serverKey));
   const formatting = settledLater(formatFiles(planned.files));
@@ -103,12 +116,18 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   timer('validate');
   const formatted = [...(await formatting), ...(await late)];
   timer('format');
-  const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort(
+    (a, b) => (a.path < b.path ? -1 : 1),
+  );
   const outDir = expectedOutDir(options.out, names.packageName);
   await warnStaleOwnerCode(outDir, tools, stageDiags);
   timer('owner code');
   const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
-  if (diags.hasErrors()) throw new UserError(`The ${diags.all.some((d) => d.severity === 'error' && d.code.startsWith('OTM_CONFIG')) ? 'config' : 'spec'} has errors; nothing was written`, diags.all);
+  if (diags.hasErrors())
+    throw new UserError(
+      `The ${diags.all.some((d) => d.severity === 'error' && d.code.startsWith('OTM_CONFIG')) ? 'config' : 'spec'} has errors; nothing was written`,
+      diags.all,
+    );
   const regeneration = compareWithOutput(outDir, files, USER_OWNED_FILES);
   if (write) writeProject(outDir, files, { force: options.force, userOwned: USER_OWNED_FILES });
   timer('write');

@@ -37,11 +37,16 @@ describe.skipIf(!existsSync(CLI))('openapi-to-mcp CLI', () => {
   it('warns about a tool name a config override makes too long for the server key', () => {
     const out = join(work, 'pets-mcp');
     mkdirSync(out);
-    writeFileSync(join(out, 'openapi-to-mcp.config.json'), JSON.stringify({ tools: { getPetById: { name: `get_${'p'.repeat(50)}` } } }));
+    writeFileSync(
+      join(out, 'openapi-to-mcp.config.json'),
+      JSON.stringify({ tools: { getPetById: { name: `get_${'p'.repeat(50)}` } } }),
+    );
     const r = cli(PETSTORE, '-o', out);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('tool names: at most 53 characters, sized for the server key "pets"');
-    expect(r.stderr).toContain(`warning: tool name get_${'p'.repeat(50)} (54 characters) is too long under "pets" for Claude Code, Codex`);
+    expect(r.stderr).toContain(
+      `warning: tool name get_${'p'.repeat(50)} (54 characters) is too long under "pets" for Claude Code, Codex`,
+    );
   });
 
   it('fails with one line for a missing spec and for a document that is not OpenAPI', () => {
@@ -57,10 +62,14 @@ describe.skipIf(!existsSync(CLI))('openapi-to-mcp CLI', () => {
     expect(existsSync(join(work, 'y'))).toBe(false);
   });
 
-  it('--client-profile prints that profile\'s tools/list on stdout and reports every profile on stderr', () => {
+  it("--client-profile prints that profile's tools/list on stdout and reports every profile on stderr", () => {
     const r = cli(PETSTORE, '-o', join(work, 'profiled'), '--client-profile', 'gemini', '--dry-run');
     expect(r.code).toBe(0);
-    const listing = JSON.parse(r.stdout) as { profile: string; mode: string; tools: Array<{ name: string; inputSchema: Record<string, unknown> }> };
+    const listing = JSON.parse(r.stdout) as {
+      profile: string;
+      mode: string;
+      tools: Array<{ name: string; inputSchema: Record<string, unknown> }>;
+    };
     expect(listing).toMatchObject({ profile: 'gemini', mode: 'all' });
     expect(listing.tools).toHaveLength(19);
     expect(JSON.stringify(listing.tools)).not.toMatch(/"\$ref"|"additionalProperties"/);

@@ -16,9 +16,16 @@ import { REPO_ROOT } from './helpers/generated-project.js';
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
 const manifest = existsSync(join(SPECS_DIR, 'MANIFEST.tsv'))
-  ? readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'))
+  ? readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'))
   : [];
-const expected = JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'expected-diagnostics.json'), 'utf8')) as Record<string, string[]>;
+const expected = JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'expected-diagnostics.json'), 'utf8')) as Record<
+  string,
+  string[]
+>;
 
 /** Formats the specs use beyond JSON Schema's own (int64, snowflake, unix-time…): kept as annotations. */
 function customFormats(schema: unknown, into = new Set<string>()): Set<string> {
@@ -34,7 +41,13 @@ function customFormats(schema: unknown, into = new Set<string>()): Set<string> {
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 function strictAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictTuples: false, allErrors: false, validateFormats: true });
+  const ajv = new Ajv2020({
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    allErrors: false,
+    validateFormats: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -50,32 +63,39 @@ function recordExpected(name: string, found: string[]): void {
 }
 
 describe.skipIf(manifest.length === 0)('real-world corpus', () => {
-  it.each(manifest.map((row) => [row[0]!, row[3]!, Number(row[5])] as const))('%s', async (name, mainFile, operations) => {
-    const result = await generate({ spec: join(SPECS_DIR, mainFile), validate: false, write: false });
-    const found = result.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.pointer}`);
-    if (process.env['UPDATE_EXPECTED_DIAGNOSTICS']) recordExpected(name, found);
-    else expect(found.sort(), `unexpected or stale entries in fixtures/expected-diagnostics.json for ${name}`).toEqual([...(expected[name] ?? [])].sort());
-    const catalog = JSON.parse(result.files.find((f) => f.path === 'catalog.json')!.contents) as Catalog;
-    expect(catalog.tools.length + result.summary.skipped.length).toBe(operations);
-    const names = catalog.tools.map((t) => t.name);
-    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
-    for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
-    const ajv = strictAjv();
-    for (const format of customFormats(catalog)) if (!ajv.formats[format]) ajv.addFormat(format, true);
-    const failures: string[] = [];
-    for (const tool of catalog.tools) {
-      const schema = assembleInputSchema(tool, catalog.defs);
-      if (schema['type'] !== 'object') failures.push(`${tool.name}: root is not an object`);
-      try {
-        ajv.compile(schema);
-      } catch (error) {
-        failures.push(`${tool.name}: ${(error as Error).message.slice(0, 200)}`);
+  it.each(manifest.map((row) => [row[0]!, row[3]!, Number(row[5])] as const))(
+    '%s',
+    async (name, mainFile, operations) => {
+      const result = await generate({ spec: join(SPECS_DIR, mainFile), validate: false, write: false });
+      const found = result.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.pointer}`);
+      if (process.env['UPDATE_EXPECTED_DIAGNOSTICS']) recordExpected(name, found);
+      else
+        expect(found.sort(), `unexpected or stale entries in fixtures/expected-diagnostics.json for ${name}`).toEqual(
+          [...(expected[name] ?? [])].sort(),
+        );
+      const catalog = JSON.parse(result.files.find((f) => f.path === 'catalog.json')!.contents) as Catalog;
+      expect(catalog.tools.length + result.summary.skipped.length).toBe(operations);
+      const names = catalog.tools.map((t) => t.name);
+      expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+      for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+      const ajv = strictAjv();
+      for (const format of customFormats(catalog)) if (!ajv.formats[format]) ajv.addFormat(format, true);
+      const failures: string[] = [];
+      for (const tool of catalog.tools) {
+        const schema = assembleInputSchema(tool, catalog.defs);
+        if (schema['type'] !== 'object') failures.push(`${tool.name}: root is not an object`);
+        try {
+          ajv.compile(schema);
+        } catch (error) {
+          failures.push(`${tool.name}: ${(error as Error).message.slice(0, 200)}`);
+        }
+        ajv.removeSchema();
       }
-      ajv.removeSchema();
-    }
-    expect(failures).toEqual([]);
-    // Every tool as tools/list shows it has an object-rooted output schema (the 2025-11-25 wire needs one).
-    const listed = listAllTools(catalog);
-    expect(listed.filter((t) => t.outputSchema && t.outputSchema.type !== 'object').map((t) => t.name)).toEqual([]);
-  }, 120_000);
+      expect(failures).toEqual([]);
+      // Every tool as tools/list shows it has an object-rooted output schema (the 2025-11-25 wire needs one).
+      const listed = listAllTools(catalog);
+      expect(listed.filter((t) => t.outputSchema && t.outputSchema.type !== 'object').map((t) => t.name)).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -19,19 +19,35 @@ describe.each(EXAMPLES)('generated-examples/$dir', (example) => {
   const dir = join(REPO_ROOT, 'generated-examples', example.dir);
 
   it('matches the generator output byte for byte, with no orphaned files', async () => {
-    const result = await generate({ spec: join(REPO_ROOT, example.spec), out: dir, name: example.name, validate: false, write: false });
+    const result = await generate({
+      spec: join(REPO_ROOT, example.spec),
+      out: dir,
+      name: example.name,
+      validate: false,
+      write: false,
+    });
     expect(listFiles(dir)).toEqual(result.files.map((f) => f.path).sort());
     for (const file of result.files) {
-      expect(readFileSync(join(dir, file.path), 'utf8'), `${file.path} is stale: run npm run examples:update`).toBe(file.contents);
+      expect(readFileSync(join(dir, file.path), 'utf8'), `${file.path} is stale: run npm run examples:update`).toBe(
+        file.contents,
+      );
     }
   });
 
   it('is what the built generator writes too (helper thread, precompiled templates)', async () => {
     // npm test builds first; from dist the generator takes the paths a user's install takes.
-    const built = (await import(pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'index.js')).href)) as { generate: typeof generate };
+    const built = (await import(pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'index.js')).href)) as {
+      generate: typeof generate;
+    };
     const [source, dist] = await Promise.all([
       generate({ spec: join(REPO_ROOT, example.spec), out: dir, name: example.name, validate: false, write: false }),
-      built.generate({ spec: join(REPO_ROOT, example.spec), out: dir, name: example.name, validate: false, write: false }),
+      built.generate({
+        spec: join(REPO_ROOT, example.spec),
+        out: dir,
+        name: example.name,
+        validate: false,
+        write: false,
+      }),
     ]);
     expect(dist.files).toEqual(source.files);
   });

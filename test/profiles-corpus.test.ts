@@ -17,7 +17,11 @@ import { HOST_TOOL_CAPS, hostViolations, type Host } from './helpers/host-rules.
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
 const manifest = existsSync(join(SPECS_DIR, 'MANIFEST.tsv'))
-  ? readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'))
+  ? readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'))
   : [];
 const { choice } = readProfileChoice({});
 
@@ -34,14 +38,16 @@ describe.skipIf(manifest.length === 0)('every public spec, as each known client 
         const { tools } = profileTools(catalog, mode, profile);
         expect(tools.length, `${client} in mode ${mode}`).toBeLessThanOrEqual(HOST_TOOL_CAPS[host]);
         for (const { tool } of tools) {
-          for (const v of hostViolations(host, tool.inputSchema)) failures.push(`${client} (${mode}) ${tool.name}: ${v}`);
+          for (const v of hostViolations(host, tool.inputSchema))
+            failures.push(`${client} (${mode}) ${tool.name}: ${v}`);
         }
       }
     }
     for (const profile of Object.values(PROFILES)) {
       if (profile.name === 'full') continue;
       for (const tool of listAllTools(catalog)) {
-        for (const v of hostViolations(profile.name, lowerTool(tool, profile).tool.inputSchema)) failures.push(`${profile.name} ${tool.name}: ${v}`);
+        for (const v of hostViolations(profile.name, lowerTool(tool, profile).tool.inputSchema))
+          failures.push(`${profile.name} ${tool.name}: ${v}`);
       }
     }
     expect(failures.slice(0, 20)).toEqual([]);

@@ -6,7 +6,16 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,7 +64,10 @@ function snapshot(dir: string): Record<string, string> {
       const stat = lstatSync(join(dir, path));
       if (entry === 'node_modules') result[path] = stat.isSymbolicLink() ? 'symlink' : 'dir';
       else if (stat.isDirectory()) walk(path);
-      else result[path] = `${createHash('sha256').update(readFileSync(join(dir, path))).digest('hex')} ${stat.mtimeMs}`;
+      else
+        result[path] = `${createHash('sha256')
+          .update(readFileSync(join(dir, path)))
+          .digest('hex')} ${stat.mtimeMs}`;
     }
   };
   walk('');
@@ -109,7 +121,9 @@ describe.skipIf(!existsSync(CLI))('regeneration', () => {
       '  ~ listPets (GET /pets) title changed',
       '  ~ showPetById (GET /pets/{petId}) description changed',
     ]);
-    expect(withConfig.stderr).toContain('  skipped getStats (GET /admin/stats): excluded by exclude in openapi-to-mcp.config.json');
+    expect(withConfig.stderr).toContain(
+      '  skipped getStats (GET /admin/stats): excluded by exclude in openapi-to-mcp.config.json',
+    );
     expect(withConfig.stderr).toContain('  skipped health (GET /health): x-mcp: false on its path');
     expect(readFileSync(join(out, 'src', 'hooks.ts'), 'utf8')).toBe(HOOKS);
     const mine = userFiles();
@@ -134,11 +148,15 @@ describe.skipIf(!existsSync(CLI))('regeneration', () => {
     expect(regen.code).toBe(0);
     expect(surfaceDiff(regen.stderr)).toEqual(EXPECTED_DIFF);
     const filesLine = regen.stderr.split('\n').find((l) => l.startsWith('openapi-to-mcp: files:'))!;
-    expect(filesLine).toMatch(/^openapi-to-mcp: files: 0 added, \d+ updated \(.*catalog\.json.*openapi-to-mcp\.lock\.json.*\), 0 removed$/);
+    expect(filesLine).toMatch(
+      /^openapi-to-mcp: files: 0 added, \d+ updated \(.*catalog\.json.*openapi-to-mcp\.lock\.json.*\), 0 removed$/,
+    );
     expect(filesLine).not.toContain('hooks.ts');
     expect(userFiles()).toEqual(mine);
     expect(lstatSync(join(out, 'node_modules')).isSymbolicLink()).toBe(true);
-    const catalog = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as { tools: Array<{ name: string; title?: string; description: string }> };
+    const catalog = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as {
+      tools: Array<{ name: string; title?: string; description: string }>;
+    };
     expect(catalog.tools.map((t) => t.name)).toEqual(['listPets', 'createPet', 'getPet', 'listOwners']);
     expect(catalog.tools[0]!.title).toBe('List the pets');
     expect(catalog.tools[2]!.description).toBe('One pet, by its id.');
@@ -156,11 +174,18 @@ describe.skipIf(!existsSync(CLI))('regeneration', () => {
   });
 
   it('runs the user hooks in the regenerated server', async () => {
-    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(out, 'tsconfig.json')], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(out, 'tsconfig.json')],
+      { stdio: 'pipe' },
+    );
     const upstream = await startMockUpstream();
     const client = await connectModernStdio(join(out, 'dist', 'index.js'), { API_BASE_URL: upstream.url });
     try {
-      const result = (await client.callTool({ name: 'listPets', arguments: { owner: 'ann' } })) as { content: Array<{ type: string; text?: string }>; isError?: boolean };
+      const result = (await client.callTool({ name: 'listPets', arguments: { owner: 'ann' } })) as {
+        content: Array<{ type: string; text?: string }>;
+        isError?: boolean;
+      };
       expect(result.isError).toBeFalsy();
       expect(result.content.at(-1)).toEqual({ type: 'text', text: 'checked by hook' });
       expect(upstream.requests).toHaveLength(1);
@@ -174,11 +199,18 @@ describe.skipIf(!existsSync(CLI))('regeneration', () => {
 
   it('reports a config entry that matches nothing as an error and writes nothing', () => {
     const dir = join(work, 'typo-mcp');
-    writeFileSync(join(work, 'typo.config.json'), JSON.stringify({ include: { tags: ['pet'] }, tools: { showPet: { title: 'x' } } }));
+    writeFileSync(
+      join(work, 'typo.config.json'),
+      JSON.stringify({ include: { tags: ['pet'] }, tools: { showPet: { title: 'x' } } }),
+    );
     const r = cli(V1, '-o', dir, '--config', 'typo.config.json');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('[ERROR OTM_CONFIG_NO_MATCH] typo.config.json#/include/tags/0: include tags "pet" matches no operation');
-    expect(r.stderr).toContain('[ERROR OTM_CONFIG_NO_MATCH] typo.config.json#/tools/showPet: tools "showPet" matches no operation');
+    expect(r.stderr).toContain(
+      '[ERROR OTM_CONFIG_NO_MATCH] typo.config.json#/include/tags/0: include tags "pet" matches no operation',
+    );
+    expect(r.stderr).toContain(
+      '[ERROR OTM_CONFIG_NO_MATCH] typo.config.json#/tools/showPet: tools "showPet" matches no operation',
+    );
     expect(existsSync(dir)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  * key + tool under 60 (Cursor) and `mcp_<key>_<tool>` at most 63 (Gemini CLI). Checked on the real GitHub and
  * Spotify descriptions from ../shared/specs (skipped when absent), generated with the default names.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/pipeline.js';
@@ -35,24 +35,41 @@ function registeredKeys(readme: string): Array<{ host: string; key: string }> {
 }
 
 describe.each(SPECS)('registration snippets of the %s README', (_name, file) => {
-  it.skipIf(!existsSync(join(SPECS_DIR, file)))('register every tool under names all hosts accept', async () => {
-    const result = await generate({ spec: join(SPECS_DIR, file), validate: false, write: false });
-    const readme = result.files.find((f) => f.path === 'README.md')!.contents;
-    const catalog = JSON.parse(result.files.find((f) => f.path === 'catalog.json')!.contents) as Catalog;
-    const keys = registeredKeys(readme);
-    // Six hosts, for the local build and for npx.
-    expect(keys.map((k) => k.host)).toEqual(['Claude Desktop', 'Claude Code', 'VS Code', 'Cursor', 'Codex', 'Gemini CLI', 'Claude Desktop', 'Claude Code', 'VS Code', 'Cursor', 'Codex', 'Gemini CLI']);
-    const tools = [...catalog.tools.map((t) => t.name), ...META_TOOL_NAMES];
-    const tooLong: string[] = [];
-    for (const { host, key } of keys) {
-      expect(key).toMatch(/^[a-z0-9-]+$/);
-      for (const tool of tools) {
-        if (`mcp__${key}__${tool}`.length > 64) tooLong.push(`${host}: mcp__${key}__${tool}`);
-        if (key.length + tool.length >= 60) tooLong.push(`${host} (Cursor rule): ${key} + ${tool}`);
-        if (`mcp_${key}_${tool}`.length > 63) tooLong.push(`${host} (Gemini CLI rule): mcp_${key}_${tool}`);
+  it.skipIf(!existsSync(join(SPECS_DIR, file)))(
+    'register every tool under names all hosts accept',
+    async () => {
+      const result = await generate({ spec: join(SPECS_DIR, file), validate: false, write: false });
+      const readme = result.files.find((f) => f.path === 'README.md')!.contents;
+      const catalog = JSON.parse(result.files.find((f) => f.path === 'catalog.json')!.contents) as Catalog;
+      const keys = registeredKeys(readme);
+      // Six hosts, for the local build and for npx.
+      expect(keys.map((k) => k.host)).toEqual([
+        'Claude Desktop',
+        'Claude Code',
+        'VS Code',
+        'Cursor',
+        'Codex',
+        'Gemini CLI',
+        'Claude Desktop',
+        'Claude Code',
+        'VS Code',
+        'Cursor',
+        'Codex',
+        'Gemini CLI',
+      ]);
+      const tools = [...catalog.tools.map((t) => t.name), ...META_TOOL_NAMES];
+      const tooLong: string[] = [];
+      for (const { host, key } of keys) {
+        expect(key).toMatch(/^[a-z0-9-]+$/);
+        for (const tool of tools) {
+          if (`mcp__${key}__${tool}`.length > 64) tooLong.push(`${host}: mcp__${key}__${tool}`);
+          if (key.length + tool.length >= 60) tooLong.push(`${host} (Cursor rule): ${key} + ${tool}`);
+          if (`mcp_${key}_${tool}`.length > 63) tooLong.push(`${host} (Gemini CLI rule): mcp_${key}_${tool}`);
+        }
       }
-    }
-    expect(tooLong).toEqual([]);
-    expect(result.summary.surface.namesOverHostLimits).toEqual([]);
-  }, 240_000);
+      expect(tooLong).toEqual([]);
+      expect(result.summary.surface.namesOverHostLimits).toEqual([]);
+    },
+    240_000,
+  );
 });

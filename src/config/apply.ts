@@ -29,7 +29,12 @@ interface Rule {
   label: string;
 }
 
-export function applyConfig(api: ApiModel, tools: readonly ToolModel[], loaded: LoadedConfig | undefined, diags: Diagnostics): ConfigResult {
+export function applyConfig(
+  api: ApiModel,
+  tools: readonly ToolModel[],
+  loaded: LoadedConfig | undefined,
+  diags: Diagnostics,
+): ConfigResult {
   const byPointer = new Map<string, OperationModel>(api.operations.map((op) => [op.pointer, op]));
   const config = loaded?.config ?? {};
   const file = loaded?.label ?? 'config';
@@ -62,17 +67,26 @@ function rules(value: Selector | Selector[] | undefined, key: 'include' | 'exclu
   return value.map((selector, i) => ({ selector, pointer: `/${key}/${i}`, label: `${key}[${i}]` }));
 }
 
-function exclusionReason(tool: ToolModel, xMcp: XMcpModel | undefined, include: Rule[], exclude: Rule[], file: string): string | undefined {
+function exclusionReason(
+  tool: ToolModel,
+  xMcp: XMcpModel | undefined,
+  include: Rule[],
+  exclude: Rule[],
+  file: string,
+): string | undefined {
   if (xMcp?.excludedAt === 'operation') return 'x-mcp: false on the operation';
   if (xMcp?.excludedAt === 'path') return 'x-mcp: false on its path';
   if (xMcp?.excludedAt === 'root') return 'x-mcp: false at the spec root';
-  if (include.length > 0 && !include.some((r) => matches(r.selector, tool))) return `not selected by include in ${file}`;
+  if (include.length > 0 && !include.some((r) => matches(r.selector, tool)))
+    return `not selected by include in ${file}`;
   const rule = exclude.find((r) => matches(r.selector, tool));
   return rule ? `excluded by ${rule.label} in ${file}` : undefined;
 }
 
 function matches(selector: Selector, tool: ToolModel): boolean {
-  return (Object.keys(selector) as Array<keyof Selector>).every((field) => (selector[field] ?? []).some((value) => fieldMatches(field, value, tool)));
+  return (Object.keys(selector) as Array<keyof Selector>).every((field) =>
+    (selector[field] ?? []).some((value) => fieldMatches(field, value, tool)),
+  );
 }
 
 function fieldMatches(field: keyof Selector, value: string, tool: ToolModel): boolean {
@@ -96,7 +110,12 @@ export function glob(pattern: string): RegExp {
   if (!re) {
     const source = pattern
       .split('**')
-      .map((part) => part.split('*').map((literal) => literal.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
+      .map((part) =>
+        part
+          .split('*')
+          .map((literal) => literal.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
       .join('.*');
     re = new RegExp(`^${source}$`);
     globCache.set(pattern, re);
@@ -111,11 +130,19 @@ function reportUnmatched(all: Rule[], tools: readonly ToolModel[], file: string,
       (rule.selector[field] ?? []).forEach((value, i) => {
         if (tools.some((t) => fieldMatches(field, value, t))) return;
         everyValueMatches = false;
-        diags.error('OTM_CONFIG_NO_MATCH', `${file}#${rule.pointer}/${field}/${i}`, `${rule.label} ${field} ${JSON.stringify(value)} matches no operation`);
+        diags.error(
+          'OTM_CONFIG_NO_MATCH',
+          `${file}#${rule.pointer}/${field}/${i}`,
+          `${rule.label} ${field} ${JSON.stringify(value)} matches no operation`,
+        );
       });
     }
     if (everyValueMatches && !tools.some((t) => matches(rule.selector, t))) {
-      diags.error('OTM_CONFIG_NO_MATCH', `${file}#${rule.pointer}`, `${rule.label} ${JSON.stringify(rule.selector)} matches no operation (each value matches, their combination does not)`);
+      diags.error(
+        'OTM_CONFIG_NO_MATCH',
+        `${file}#${rule.pointer}`,
+        `${rule.label} ${JSON.stringify(rule.selector)} matches no operation (each value matches, their combination does not)`,
+      );
     }
   }
 }
@@ -126,7 +153,12 @@ interface PlacedOverride {
 }
 
 /** Override keys: an operationId, or `METHOD /path` (method in any case). Applied in that order. */
-function overridesByTool(entries: Record<string, ToolOverride>, tools: readonly ToolModel[], file: string, diags: Diagnostics): Map<ToolModel, PlacedOverride[]> {
+function overridesByTool(
+  entries: Record<string, ToolOverride>,
+  tools: readonly ToolModel[],
+  file: string,
+  diags: Diagnostics,
+): Map<ToolModel, PlacedOverride[]> {
   const result = new Map<ToolModel, PlacedOverride[]>();
   const byOperationId: Array<[ToolModel, PlacedOverride]> = [];
   const byRoute: Array<[ToolModel, PlacedOverride]> = [];
@@ -137,7 +169,11 @@ function overridesByTool(entries: Record<string, ToolOverride>, tools: readonly 
       ? tools.filter((t) => t.source.method === route[1]!.toLowerCase() && t.source.path === route[2])
       : tools.filter((t) => t.operationId === key);
     if (matched.length === 0) {
-      diags.error('OTM_CONFIG_NO_MATCH', pointer, `tools ${JSON.stringify(key)} matches no operation (keys are operationIds or "METHOD /path")`);
+      diags.error(
+        'OTM_CONFIG_NO_MATCH',
+        pointer,
+        `tools ${JSON.stringify(key)} matches no operation (keys are operationIds or "METHOD /path")`,
+      );
       continue;
     }
     for (const tool of matched) (route ? byRoute : byOperationId).push([tool, { override, pointer }]);
@@ -146,11 +182,21 @@ function overridesByTool(entries: Record<string, ToolOverride>, tools: readonly 
   return result;
 }
 
-function withOverrides(tool: ToolModel, xMcp: XMcpModel | undefined, placed: PlacedOverride[], diags: Diagnostics, namedAt: Map<string, string>): ToolModel {
+function withOverrides(
+  tool: ToolModel,
+  xMcp: XMcpModel | undefined,
+  placed: PlacedOverride[],
+  diags: Diagnostics,
+  namedAt: Map<string, string>,
+): ToolModel {
   let result = tool;
   if (xMcp && (xMcp.name || xMcp.title || xMcp.description || xMcp.annotations)) {
     if (xMcp.name && !TOOL_NAME_PATTERN.test(xMcp.name)) {
-      diags.warn('OTM_X_MCP_INVALID', `${tool.source.pointer}/x-mcp/name`, `x-mcp name ${JSON.stringify(xMcp.name)} is not a valid tool name (${TOOL_NAME_PATTERN.source}); ignored`);
+      diags.warn(
+        'OTM_X_MCP_INVALID',
+        `${tool.source.pointer}/x-mcp/name`,
+        `x-mcp name ${JSON.stringify(xMcp.name)} is not a valid tool name (${TOOL_NAME_PATTERN.source}); ignored`,
+      );
       result = override(result, { ...xMcp, name: undefined });
     } else {
       if (xMcp.name) namedAt.set(tool.source.pointer, `${tool.source.pointer}/x-mcp/name`);
@@ -159,7 +205,11 @@ function withOverrides(tool: ToolModel, xMcp: XMcpModel | undefined, placed: Pla
   }
   for (const { override: o, pointer } of placed) {
     if (o.name !== undefined && !TOOL_NAME_PATTERN.test(o.name)) {
-      diags.error('OTM_CONFIG_INVALID', `${pointer}/name`, `${JSON.stringify(o.name)} is not a valid tool name (${TOOL_NAME_PATTERN.source})`);
+      diags.error(
+        'OTM_CONFIG_INVALID',
+        `${pointer}/name`,
+        `${JSON.stringify(o.name)} is not a valid tool name (${TOOL_NAME_PATTERN.source})`,
+      );
       continue;
     }
     if (o.name !== undefined) namedAt.set(tool.source.pointer, `${pointer}/name`);
@@ -186,7 +236,11 @@ function checkNames(kept: readonly ToolModel[], diags: Diagnostics, namedAt: Rea
     const other = seen.get(tool.name.toLowerCase());
     if (other) {
       const pointer = namedAt.get(tool.source.pointer) ?? namedAt.get(other.source.pointer) ?? tool.source.pointer;
-      diags.error('OTM_CONFIG_INVALID', pointer, `tool name ${tool.name} is used by both ${operationLabel(other)} and ${operationLabel(tool)} after overrides; names must be unique ignoring case`);
+      diags.error(
+        'OTM_CONFIG_INVALID',
+        pointer,
+        `tool name ${tool.name} is used by both ${operationLabel(other)} and ${operationLabel(tool)} after overrides; names must be unique ignoring case`,
+      );
     } else {
       seen.set(tool.name.toLowerCase(), tool);
     }

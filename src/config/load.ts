@@ -37,7 +37,9 @@ export async function loadProjectConfig(lookup: ConfigLookup, diags: Diagnostics
     }
   } else {
     const dirs = [...new Set([resolve(lookup.outDir), resolve(cwd)])];
-    path = dirs.flatMap((dir) => CONFIG_FILE_NAMES.map((name) => resolve(dir, name))).find((candidate) => existsSync(candidate));
+    path = dirs
+      .flatMap((dir) => CONFIG_FILE_NAMES.map((name) => resolve(dir, name)))
+      .find((candidate) => existsSync(candidate));
     if (!path) return undefined;
   }
   const label = basename(path);
@@ -45,7 +47,11 @@ export async function loadProjectConfig(lookup: ConfigLookup, diags: Diagnostics
   try {
     raw = await readConfigFile(path);
   } catch (error) {
-    diags.error('OTM_CONFIG_INVALID', `${label}#`, `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    diags.error(
+      'OTM_CONFIG_INVALID',
+      `${label}#`,
+      `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return undefined;
   }
   const problems = checkShape(raw);
@@ -60,7 +66,8 @@ async function readConfigFile(path: string): Promise<unknown> {
   // The content hash in the URL keeps a long-lived process (tests, watch scripts) from reusing a stale module.
   const version = createHash('sha256').update(text).digest('hex').slice(0, 16);
   const module = (await import(`${pathToFileURL(path).href}?v=${version}`)) as { default?: unknown };
-  if (module.default === undefined) throw new Error('an ES module config needs a default export (export default { … })');
+  if (module.default === undefined)
+    throw new Error('an ES module config needs a default export (export default { … })');
   return typeof module.default === 'function' ? await (module.default as () => unknown)() : module.default;
 }
 
@@ -82,7 +89,9 @@ function checkShape(raw: unknown): ShapeProblem[] {
     if (key === '$schema') continue;
     if (key === 'include' || key === 'exclude') {
       const list = Array.isArray(value) ? value : [value];
-      list.forEach((selector, i) => checkSelector(selector, Array.isArray(value) ? `/${key}/${i}` : `/${key}`, problem));
+      list.forEach((selector, i) =>
+        checkSelector(selector, Array.isArray(value) ? `/${key}/${i}` : `/${key}`, problem),
+      );
     } else if (key === 'tools') {
       if (!isPlainObject(value)) {
         problem('/tools', 'tools must be an object keyed by operationId or "METHOD /path"');
@@ -105,7 +114,10 @@ function checkSelector(selector: unknown, at: string, problem: (pointer: string,
   }
   for (const [field, values] of Object.entries(selector)) {
     if (!(SELECTOR_FIELDS as readonly string[]).includes(field)) {
-      problem(`${at}/${escapeToken(field)}`, `unknown selector field ${field} (expected ${SELECTOR_FIELDS.join(', ')})`);
+      problem(
+        `${at}/${escapeToken(field)}`,
+        `unknown selector field ${field} (expected ${SELECTOR_FIELDS.join(', ')})`,
+      );
       continue;
     }
     if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== 'string' || v === '')) {
@@ -132,13 +144,21 @@ function checkOverride(override: unknown, at: string, problem: (pointer: string,
         continue;
       }
       for (const [hint, flag] of Object.entries(value)) {
-        if (!(HINTS as readonly string[]).includes(hint)) problem(`${at}/annotations/${escapeToken(hint)}`, `unknown annotation ${hint} (expected ${HINTS.join(', ')})`);
+        if (!(HINTS as readonly string[]).includes(hint))
+          problem(
+            `${at}/annotations/${escapeToken(hint)}`,
+            `unknown annotation ${hint} (expected ${HINTS.join(', ')})`,
+          );
         else if (typeof flag !== 'boolean') problem(`${at}/annotations/${hint}`, `${hint} must be true or false`);
       }
     } else if ((OVERRIDE_FIELDS as readonly string[]).includes(field)) {
-      if (typeof value !== 'string' || value.trim() === '') problem(`${at}/${field}`, `${field} must be a non-empty string`);
+      if (typeof value !== 'string' || value.trim() === '')
+        problem(`${at}/${field}`, `${field} must be a non-empty string`);
     } else {
-      problem(`${at}/${escapeToken(field)}`, `unknown override field ${field} (expected ${OVERRIDE_FIELDS.join(', ')})`);
+      problem(
+        `${at}/${escapeToken(field)}`,
+        `unknown override field ${field} (expected ${OVERRIDE_FIELDS.join(', ')})`,
+      );
     }
   }
 }
@@ -150,13 +170,19 @@ function checkPublish(value: unknown, problem: (pointer: string, message: string
   }
   for (const [field, v] of Object.entries(value)) {
     if (field === 'mcpName') {
-      if (typeof v !== 'string' || !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(v)) problem('/publish/mcpName', 'mcpName must look like io.github.<owner>/<name> (one slash)');
+      if (typeof v !== 'string' || !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(v))
+        problem('/publish/mcpName', 'mcpName must look like io.github.<owner>/<name> (one slash)');
     } else if (field === 'repository') {
-      if (typeof v !== 'string' || !/^https?:\/\/\S+$/.test(v)) problem('/publish/repository', 'repository must be an http(s) URL');
+      if (typeof v !== 'string' || !/^https?:\/\/\S+$/.test(v))
+        problem('/publish/repository', 'repository must be an http(s) URL');
     } else if (field === 'keywords') {
-      if (!Array.isArray(v) || v.some((k) => typeof k !== 'string' || k === '')) problem('/publish/keywords', 'keywords must be a list of strings');
+      if (!Array.isArray(v) || v.some((k) => typeof k !== 'string' || k === ''))
+        problem('/publish/keywords', 'keywords must be a list of strings');
     } else {
-      problem(`/publish/${escapeToken(field)}`, `unknown publish field ${field} (expected mcpName, repository, keywords)`);
+      problem(
+        `/publish/${escapeToken(field)}`,
+        `unknown publish field ${field} (expected mcpName, repository, keywords)`,
+      );
     }
   }
 }

@@ -52,4 +52,8 @@ export interface LoadedConfig {
   config: ProjectConfig;
 }
 
-export const CONFIG_FILE_NAMES = ['openapi-to-mcp.config.json', 'openapi-to-mcp.config.mjs', 'openapi-to-mcp.config.js'] as const;
+export const CONFIG_FILE_NAMES = [
+  'openapi-to-mcp.config.json',
+  'openapi-to-mcp.config.mjs',
+  'openapi-to-mcp.config.js',
+] as const;

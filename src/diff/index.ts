@@ -37,7 +37,11 @@ export interface Regeneration {
   stale: boolean;
 }
 
-export function compareWithOutput(outDir: string, files: readonly EmittedFile[], userOwned: readonly string[]): Regeneration {
+export function compareWithOutput(
+  outDir: string,
+  files: readonly EmittedFile[],
+  userOwned: readonly string[],
+): Regeneration {
   const folder = folderState(outDir);
   const previous = folder === 'generated' ? readJson<Partial<Lock>>(join(outDir, LOCK_FILE)) : undefined;
   const owned = new Set(userOwned);
@@ -49,7 +53,8 @@ export function compareWithOutput(outDir: string, files: readonly EmittedFile[],
   }
   const produced = new Set(files.map((f) => f.path));
   for (const path of previous?.files ?? []) {
-    if (typeof path === 'string' && !produced.has(path) && !owned.has(path) && existsSync(join(outDir, path))) changes.removed.push(path);
+    if (typeof path === 'string' && !produced.has(path) && !owned.has(path) && existsSync(join(outDir, path)))
+      changes.removed.push(path);
   }
   for (const list of Object.values(changes)) list.sort(codePointCompare);
   const stale = changes.added.length + changes.updated.length + changes.removed.length > 0;
@@ -61,7 +66,10 @@ export function compareWithOutput(outDir: string, files: readonly EmittedFile[],
       const oldCatalog = readJson<Catalog>(join(outDir, 'catalog.json'));
       result.surface = diffSurface(
         { lock: { tools: previous.tools }, ...(validCatalog(oldCatalog) ? { catalog: oldCatalog } : {}) },
-        { lock: JSON.parse(newLock.contents) as Lock, ...(newCatalog ? { catalog: JSON.parse(newCatalog.contents) as Catalog } : {}) },
+        {
+          lock: JSON.parse(newLock.contents) as Lock,
+          ...(newCatalog ? { catalog: JSON.parse(newCatalog.contents) as Catalog } : {}),
+        },
       );
     }
   }
@@ -86,5 +94,7 @@ function readJson<T>(path: string): T | undefined {
 }
 
 function validCatalog(catalog: Catalog | undefined): catalog is Catalog {
-  return catalog !== undefined && Array.isArray(catalog.tools) && typeof catalog.defs === 'object' && catalog.defs !== null;
+  return (
+    catalog !== undefined && Array.isArray(catalog.tools) && typeof catalog.defs === 'object' && catalog.defs !== null
+  );
 }

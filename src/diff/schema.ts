@@ -34,7 +34,11 @@ export function flattenInput(inputSchema: JsonSchema, defs: Record<string, JsonS
   return out;
 }
 
-function deref(schema: unknown, defs: Record<string, JsonSchema>, seen: Set<string>): { schema: Record<string, unknown>; refs: string[] } | undefined {
+function deref(
+  schema: unknown,
+  defs: Record<string, JsonSchema>,
+  seen: Set<string>,
+): { schema: Record<string, unknown>; refs: string[] } | undefined {
   let current = schema;
   const refs: string[] = [];
   for (let hops = 0; hops < 16 && isPlainObject(current); hops++) {
@@ -49,7 +53,14 @@ function deref(schema: unknown, defs: Record<string, JsonSchema>, seen: Set<stri
   return isPlainObject(current) ? { schema: current, refs } : undefined;
 }
 
-function walkObject(schema: unknown, prefix: string, defs: Record<string, JsonSchema>, out: Flattened, depth: number, seen: Set<string>): void {
+function walkObject(
+  schema: unknown,
+  prefix: string,
+  defs: Record<string, JsonSchema>,
+  out: Flattened,
+  depth: number,
+  seen: Set<string>,
+): void {
   const resolved = deref(schema, defs, seen);
   if (!resolved || depth >= MAX_DEPTH) return;
   const inner = new Set([...seen, ...resolved.refs]);
@@ -61,7 +72,15 @@ function walkObject(schema: unknown, prefix: string, defs: Record<string, JsonSc
   }
 }
 
-function walk(schema: unknown, path: string, required: boolean, defs: Record<string, JsonSchema>, out: Flattened, depth: number, seen: Set<string>): void {
+function walk(
+  schema: unknown,
+  path: string,
+  required: boolean,
+  defs: Record<string, JsonSchema>,
+  out: Flattened,
+  depth: number,
+  seen: Set<string>,
+): void {
   const resolved = deref(schema, defs, seen);
   if (!resolved) {
     out.set(path, { required, types: ['any'], bounds: {} });
@@ -74,14 +93,20 @@ function walk(schema: unknown, path: string, required: boolean, defs: Record<str
   if (depth >= MAX_DEPTH) return;
   const types = typesOf(s, defs, inner);
   if (types.includes('object')) walkObject(s, path, defs, out, depth, inner);
-  if (types.includes('array') && s['items'] !== undefined && out.size < MAX_ENTRIES) walk(s['items'], `${path}[]`, false, defs, out, depth + 1, inner);
+  if (types.includes('array') && s['items'] !== undefined && out.size < MAX_ENTRIES)
+    walk(s['items'], `${path}[]`, false, defs, out, depth + 1, inner);
 }
 
-function objectShape(schema: Record<string, unknown>, defs: Record<string, JsonSchema>, seen: Set<string>): { properties: Record<string, unknown>; required: Set<string> } {
+function objectShape(
+  schema: Record<string, unknown>,
+  defs: Record<string, JsonSchema>,
+  seen: Set<string>,
+): { properties: Record<string, unknown>; required: Set<string> } {
   const properties: Record<string, unknown> = {};
   const required = new Set<string>();
   const add = (s: Record<string, unknown>) => {
-    if (isPlainObject(s['properties'])) for (const [k, v] of Object.entries(s['properties'])) if (!(k in properties)) properties[k] = v;
+    if (isPlainObject(s['properties']))
+      for (const [k, v] of Object.entries(s['properties'])) if (!(k in properties)) properties[k] = v;
     if (Array.isArray(s['required'])) for (const r of s['required']) if (typeof r === 'string') required.add(r);
   };
   add(schema);
@@ -106,14 +131,19 @@ function typesOf(schema: Record<string, unknown>, defs: Record<string, JsonSchem
   } else if (Array.isArray(schema['enum'])) {
     for (const v of schema['enum']) types.add(jsonType(v));
   } else {
-    const branches = [...(Array.isArray(schema['anyOf']) ? schema['anyOf'] : []), ...(Array.isArray(schema['oneOf']) ? schema['oneOf'] : [])];
+    const branches = [
+      ...(Array.isArray(schema['anyOf']) ? schema['anyOf'] : []),
+      ...(Array.isArray(schema['oneOf']) ? schema['oneOf'] : []),
+    ];
     for (const branch of branches) {
       const resolved = deref(branch, defs, seen);
       if (!resolved) return ['any'];
       for (const t of typesOf(resolved.schema, defs, new Set([...seen, ...resolved.refs]))) types.add(t);
     }
     if (branches.length === 0) {
-      const member = Array.isArray(schema['allOf']) ? schema['allOf'].map((m) => deref(m, defs, seen)).find((r) => r !== undefined) : undefined;
+      const member = Array.isArray(schema['allOf'])
+        ? schema['allOf'].map((m) => deref(m, defs, seen)).find((r) => r !== undefined)
+        : undefined;
       if (member) return typesOf(member.schema, defs, new Set([...seen, ...member.refs]));
       if (isPlainObject(schema['properties'])) types.add('object');
     }
@@ -140,7 +170,8 @@ const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'm
 
 function boundsOf(schema: Record<string, unknown>): Record<string, number | string> {
   const bounds: Record<string, number | string> = {};
-  for (const key of [...LOWER_BOUNDS, ...UPPER_BOUNDS]) if (typeof schema[key] === 'number') bounds[key] = schema[key] as number;
+  for (const key of [...LOWER_BOUNDS, ...UPPER_BOUNDS])
+    if (typeof schema[key] === 'number') bounds[key] = schema[key] as number;
   if (typeof schema['pattern'] === 'string') bounds['pattern'] = schema['pattern'];
   if (typeof schema['multipleOf'] === 'number') bounds['multipleOf'] = schema['multipleOf'];
   return bounds;
@@ -152,22 +183,26 @@ export function compareInputs(before: Flattened, after: Flattened): InputChanges
   const removed = [...before.keys()].filter((path) => !after.has(path));
   for (const path of removed) {
     // Reported once, at the outermost removed argument.
-    if (!removed.some((p) => p !== path && (path.startsWith(`${p}.`) || path.startsWith(`${p}[]`)))) breaking.push(`removed argument "${path}"`);
+    if (!removed.some((p) => p !== path && (path.startsWith(`${p}.`) || path.startsWith(`${p}[]`))))
+      breaking.push(`removed argument "${path}"`);
   }
   for (const [path, now] of after) {
     const old = before.get(path);
     if (!old) {
       // A new field inside a new optional object is optional for callers; only required-all-the-way counts.
-      if (now.required && requiredChain(after, path) && !newParent(before, path)) breaking.push(`new required argument "${path}"`);
+      if (now.required && requiredChain(after, path) && !newParent(before, path))
+        breaking.push(`new required argument "${path}"`);
       else if (!newParent(before, path)) compatible.push(`added optional argument "${path}"`);
       continue;
     }
-    if (now.required && !old.required && requiredChain(after, path)) breaking.push(`argument "${path}" is now required`);
+    if (now.required && !old.required && requiredChain(after, path))
+      breaking.push(`argument "${path}" is now required`);
     if (!now.required && old.required) compatible.push(`argument "${path}" is no longer required`);
     const lost = old.types.filter((t) => !accepts(now.types, t));
     const gained = now.types.filter((t) => !accepts(old.types, t));
     if (lost.length > 0) breaking.push(`narrowed type of "${path}": ${old.types.join('|')} → ${now.types.join('|')}`);
-    else if (gained.length > 0) compatible.push(`widened type of "${path}": ${old.types.join('|')} → ${now.types.join('|')}`);
+    else if (gained.length > 0)
+      compatible.push(`widened type of "${path}": ${old.types.join('|')} → ${now.types.join('|')}`);
     if (now.values && !old.values) breaking.push(`"${path}" is now limited to ${now.values.join(', ')}`);
     else if (now.values && old.values) {
       const removed = old.values.filter((v) => !now.values!.includes(v));
@@ -213,7 +248,9 @@ function tightenedBounds(old: ArgFacts['bounds'], now: ArgFacts['bounds']): stri
     const [a, b] = [old[key], now[key]];
     if (typeof b === 'number' && (typeof a !== 'number' || b < a)) out.push(`${key} ${a ?? 'none'} → ${b}`);
   }
-  if (now['pattern'] !== undefined && now['pattern'] !== old['pattern']) out.push(`pattern ${old['pattern'] ?? 'none'} → ${now['pattern']}`);
-  if (now['multipleOf'] !== undefined && now['multipleOf'] !== old['multipleOf']) out.push(`multipleOf ${old['multipleOf'] ?? 'none'} → ${now['multipleOf']}`);
+  if (now['pattern'] !== undefined && now['pattern'] !== old['pattern'])
+    out.push(`pattern ${old['pattern'] ?? 'none'} → ${now['pattern']}`);
+  if (now['multipleOf'] !== undefined && now['multipleOf'] !== old['multipleOf'])
+    out.push(`multipleOf ${old['multipleOf'] ?? 'none'} → ${now['multipleOf']}`);
   return out;
 }

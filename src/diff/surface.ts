@@ -40,7 +40,16 @@ export interface Generation {
   catalog?: Catalog;
 }
 
-const DEFINITION_FIELDS = ['title', 'description', 'annotations', 'outputSchema', 'wrapOutput', 'request', 'security', 'deprecated'] as const;
+const DEFINITION_FIELDS = [
+  'title',
+  'description',
+  'annotations',
+  'outputSchema',
+  'wrapOutput',
+  'request',
+  'security',
+  'deprecated',
+] as const;
 
 export function diffSurface(before: Generation, after: Generation): SurfaceDiff {
   const old = before.lock.tools;
@@ -66,12 +75,29 @@ export function diffSurface(before: Generation, after: Generation): SurfaceDiff 
   }
   for (const [from, to] of [...renamedTo].sort((a, b) => codePointCompare(a[1], b[1]))) {
     const detail = compareTool(from, old[from]!, to, now[to]!, before.catalog, after.catalog);
-    changes.push({ kind: 'renamed', name: to, previousName: from, operation: now[to]!.operation, breaking: ['tool renamed', ...detail.breaking], notes: detail.notes, ...(detail.summary ? { summary: detail.summary } : {}) });
+    changes.push({
+      kind: 'renamed',
+      name: to,
+      previousName: from,
+      operation: now[to]!.operation,
+      breaking: ['tool renamed', ...detail.breaking],
+      notes: detail.notes,
+      ...(detail.summary ? { summary: detail.summary } : {}),
+    });
   }
-  for (const name of Object.keys(now).filter((n) => n in old).sort(codePointCompare)) {
+  for (const name of Object.keys(now)
+    .filter((n) => n in old)
+    .sort(codePointCompare)) {
     if (old[name]!.hash === now[name]!.hash) continue;
     const detail = compareTool(name, old[name]!, name, now[name]!, before.catalog, after.catalog);
-    changes.push({ kind: 'changed', name, operation: now[name]!.operation, breaking: detail.breaking, notes: detail.notes, summary: detail.summary ?? 'changed' });
+    changes.push({
+      kind: 'changed',
+      name,
+      operation: now[name]!.operation,
+      breaking: detail.breaking,
+      notes: detail.notes,
+      summary: detail.summary ?? 'changed',
+    });
   }
   const count = (kind: ToolChange['kind']) => changes.filter((c) => c.kind === kind).length;
   return {
@@ -90,7 +116,14 @@ interface ToolDetail {
   summary?: string;
 }
 
-function compareTool(oldName: string, oldLock: LockedTool, newName: string, newLock: LockedTool, oldCatalog: Catalog | undefined, newCatalog: Catalog | undefined): ToolDetail {
+function compareTool(
+  oldName: string,
+  oldLock: LockedTool,
+  newName: string,
+  newLock: LockedTool,
+  oldCatalog: Catalog | undefined,
+  newCatalog: Catalog | undefined,
+): ToolDetail {
   const before = oldCatalog?.tools.find((t) => t.name === oldName);
   const after = newCatalog?.tools.find((t) => t.name === newName);
   const parts: string[] = [];
@@ -101,12 +134,18 @@ function compareTool(oldName: string, oldLock: LockedTool, newName: string, newL
     const [oldDefs, newDefs] = [defsOf(before, oldCatalog), defsOf(after, newCatalog)];
     if (JSON.stringify([before.inputSchema, oldDefs]) !== JSON.stringify([after.inputSchema, newDefs])) {
       parts.push('input');
-      const changes = compareInputs(flattenInput(before.inputSchema, oldDefs), flattenInput(after.inputSchema, newDefs));
+      const changes = compareInputs(
+        flattenInput(before.inputSchema, oldDefs),
+        flattenInput(after.inputSchema, newDefs),
+      );
       breaking.push(...changes.breaking);
       notes.push(...changes.compatible);
-      if (changes.breaking.length === 0 && changes.compatible.length === 0) notes.push('argument descriptions or other details changed');
+      if (changes.breaking.length === 0 && changes.compatible.length === 0)
+        notes.push('argument descriptions or other details changed');
     }
-    for (const field of DEFINITION_FIELDS) if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) parts.push(field === 'wrapOutput' ? 'outputSchema' : field);
+    for (const field of DEFINITION_FIELDS)
+      if (JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+        parts.push(field === 'wrapOutput' ? 'outputSchema' : field);
   } else if (oldLock.inputHash !== newLock.inputHash) {
     parts.push('input');
   }

@@ -16,10 +16,25 @@ export function authView(catalog: Catalog): AuthView {
   const schemes = catalog.securitySchemes;
   return {
     schemes: schemes.map((s) => ({ name: s.name, sent: howSent(s), variables: variablesOf(s) })),
-    clientCredentials: schemes.filter((s) => s.clientCredentials).map((s) => ({ name: s.name, tokenUrl: s.clientCredentials!.tokenUrl, scopes: s.clientCredentials!.scopes.join(' ') })),
-    callerHeaders: [...callerHeaderMap(catalog.callerCredentials, schemes)].map(([scheme, header]) => ({ scheme, header })),
+    clientCredentials: schemes
+      .filter((s) => s.clientCredentials)
+      .map((s) => ({
+        name: s.name,
+        tokenUrl: s.clientCredentials!.tokenUrl,
+        scopes: s.clientCredentials!.scopes.join(' '),
+      })),
+    callerHeaders: [...callerHeaderMap(catalog.callerCredentials, schemes)].map(([scheme, header]) => ({
+      scheme,
+      header,
+    })),
     defaultHeaders: schemes.map((s) => ({ scheme: s.name, header: defaultCallerHeader(s.name) })),
-    exampleMapping: schemes.length > 0 ? schemes.slice(0, 2).map((s, i) => `${s.name}=${i === 0 ? 'X-Upstream-Key' : 'X-Other-Key'}`).join(',') : 'scheme=X-Upstream-Key',
+    exampleMapping:
+      schemes.length > 0
+        ? schemes
+            .slice(0, 2)
+            .map((s, i) => `${s.name}=${i === 0 ? 'X-Upstream-Key' : 'X-Other-Key'}`)
+            .join(',')
+        : 'scheme=X-Upstream-Key',
   };
 }
 

@@ -40,12 +40,20 @@ export function browseGroups(api: ApiModel, tools: readonly ToolModel[]): Browse
   for (const group of groups) for (const index of group.operations) groupOf[index] = group.name;
   const tags = new Map(api.tags.map((t) => [t.name, t]));
   return {
-    groups: groups.map((g) => ({ ...g, description: describe(g.name, g.operations, tools, tags.get(g.name.split(' / ')[0]!)?.description) })),
+    groups: groups.map((g) => ({
+      ...g,
+      description: describe(g.name, g.operations, tools, tags.get(g.name.split(' / ')[0]!)?.description),
+    })),
     groupOf,
   };
 }
 
-function split(name: string, operations: number[], tools: readonly ToolModel[], depth: number): Array<{ name: string; operations: number[] }> {
+function split(
+  name: string,
+  operations: number[],
+  tools: readonly ToolModel[],
+  depth: number,
+): Array<{ name: string; operations: number[] }> {
   if (operations.length <= MAX_GROUP_SIZE || depth >= MAX_SPLIT_DEPTH) return [{ name, operations }];
   const paths = operations.map((i) => literalSegments(tools[i]!.source.path));
   const counts = new Map<string, number>();
@@ -64,13 +72,19 @@ function split(name: string, operations: number[], tools: readonly ToolModel[], 
 }
 
 /** A tag's own description, first sentence; then a few of the group's operations, as examples of what it holds. */
-function describe(name: string, operations: readonly number[], tools: readonly ToolModel[], tagDescription: string | undefined): string {
+function describe(
+  name: string,
+  operations: readonly number[],
+  tools: readonly ToolModel[],
+  tagDescription: string | undefined,
+): string {
   const sentence = firstSentence(tagDescription ?? '', TAG_SENTENCE_CHARS);
-  const examples = operations.slice(0, 3).map((i) => firstSentence(summaryOf(tools[i]!), EXAMPLE_CHARS).replace(/\.$/, ''));
+  const examples = operations
+    .slice(0, 3)
+    .map((i) => firstSentence(summaryOf(tools[i]!), EXAMPLE_CHARS).replace(/\.$/, ''));
   const text = `${sentence ? `${sentence} ` : ''}${operations.length} operation${operations.length === 1 ? '' : 's'}, e.g. ${examples.join('; ')}`;
   return text.length > DESCRIPTION_CHARS ? `${text.slice(0, DESCRIPTION_CHARS - 3).trimEnd()}...` : text || name;
 }
-
 
 /** How many leading literal segments every path shares (`/v1/…` everywhere: the version is already left out). */
 function commonLiteralPrefix(paths: readonly string[][]): number {

@@ -8,6 +8,11 @@ export function warnUnknownCallerSchemes(api: ApiModel, config: CallerCredential
   const known = new Set(api.securitySchemes.map((s) => s.name));
   const pointer = api.dialect === 'swagger-2.0' ? '#/securityDefinitions' : '#/components/securitySchemes';
   for (const scheme of Object.keys(config.map ?? {})) {
-    if (!known.has(scheme)) diags.warn('OTM_SECURITY_UNKNOWN', pointer, `--caller-credentials names unknown security scheme ${scheme}; the entry is ignored`);
+    if (!known.has(scheme))
+      diags.warn(
+        'OTM_SECURITY_UNKNOWN',
+        pointer,
+        `--caller-credentials names unknown security scheme ${scheme}; the entry is ignored`,
+      );
   }
 }

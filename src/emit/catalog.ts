@@ -1,5 +1,11 @@
 /** ApiModel + ToolModel[] → the runtime's Catalog (catalog.json in the generated project). */
-import type { CallerCredentialsConfig, Catalog, CatalogSecurityScheme, CatalogTool, ToolMode } from '../../templates/runtime/catalog.js';
+import type {
+  CallerCredentialsConfig,
+  Catalog,
+  CatalogSecurityScheme,
+  CatalogTool,
+  ToolMode,
+} from '../../templates/runtime/catalog.js';
 import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
 import { dataJson } from './data-json.js';
 import { envName, envVar } from './names.js';
@@ -18,7 +24,14 @@ export interface CatalogModes {
   callerCredentials?: CallerCredentialsConfig;
 }
 
-export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identity: ServerIdentity, baseUrl: string | undefined, baseUrlNote: string | undefined, modes: CatalogModes): Catalog {
+export function buildCatalog(
+  api: ApiModel,
+  tools: readonly ToolModel[],
+  identity: ServerIdentity,
+  baseUrl: string | undefined,
+  baseUrlNote: string | undefined,
+  modes: CatalogModes,
+): Catalog {
   const used = new Set(tools.flatMap((t) => t.defs));
   const defs: Catalog['defs'] = {};
   for (const name of Object.keys(api.schemas).sort()) if (used.has(name)) defs[name] = api.schemas[name]!;
@@ -32,7 +45,9 @@ export function buildCatalog(api: ApiModel, tools: readonly ToolModel[], identit
     defs,
     tools: tools.map(catalogTool),
     securitySchemes: catalogSecuritySchemes(api.securitySchemes),
-    ...(modes.callerCredentials && modes.callerCredentials.mode !== 'off' ? { callerCredentials: knownSchemesOnly(modes.callerCredentials, api.securitySchemes) } : {}),
+    ...(modes.callerCredentials && modes.callerCredentials.mode !== 'off'
+      ? { callerCredentials: knownSchemesOnly(modes.callerCredentials, api.securitySchemes) }
+      : {}),
   };
 }
 
@@ -65,13 +80,35 @@ export function catalogSecuritySchemes(schemes: readonly SecuritySchemeModel[]):
   for (const s of schemes) {
     const prefix = envName(s.name);
     if (s.type === 'apiKey') {
-      result.push({ name: s.name, kind: 'apiKey', in: s.in ?? 'header', paramName: s.paramName ?? s.name, env: { value: envVar(prefix, 'API_KEY') } });
+      result.push({
+        name: s.name,
+        kind: 'apiKey',
+        in: s.in ?? 'header',
+        paramName: s.paramName ?? s.name,
+        env: { value: envVar(prefix, 'API_KEY') },
+      });
     } else if (s.type === 'http' && s.scheme === 'basic') {
-      result.push({ name: s.name, kind: 'http-basic', scheme: 'basic', env: { username: envVar(prefix, 'USERNAME'), password: envVar(prefix, 'PASSWORD') } });
+      result.push({
+        name: s.name,
+        kind: 'http-basic',
+        scheme: 'basic',
+        env: { username: envVar(prefix, 'USERNAME'), password: envVar(prefix, 'PASSWORD') },
+      });
     } else if (s.type === 'http' && s.scheme !== 'bearer') {
-      result.push({ name: s.name, kind: 'http-raw', scheme: s.scheme ?? 'bearer', env: { value: envVar(prefix, 'AUTHORIZATION') } });
+      result.push({
+        name: s.name,
+        kind: 'http-raw',
+        scheme: s.scheme ?? 'bearer',
+        env: { value: envVar(prefix, 'AUTHORIZATION') },
+      });
     } else if (s.type === 'oauth2' && s.clientCredentials) {
-      const env = { value: envVar(prefix, 'TOKEN'), clientId: envVar(prefix, 'CLIENT_ID'), clientSecret: envVar(prefix, 'CLIENT_SECRET'), tokenUrl: envVar(prefix, 'TOKEN_URL'), scopes: envVar(prefix, 'SCOPES') };
+      const env = {
+        value: envVar(prefix, 'TOKEN'),
+        clientId: envVar(prefix, 'CLIENT_ID'),
+        clientSecret: envVar(prefix, 'CLIENT_SECRET'),
+        tokenUrl: envVar(prefix, 'TOKEN_URL'),
+        scopes: envVar(prefix, 'SCOPES'),
+      };
       result.push({ name: s.name, kind: 'oauth2', scheme: 'bearer', env, clientCredentials: s.clientCredentials });
     } else if (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect') {
       const kind = s.type === 'http' ? 'http-bearer' : s.type;
@@ -82,8 +119,14 @@ export function catalogSecuritySchemes(schemes: readonly SecuritySchemeModel[]):
 }
 
 /** Mapping entries for schemes the spec does not define are dropped (the pipeline warns about them). */
-function knownSchemesOnly(config: CallerCredentialsConfig, schemes: readonly SecuritySchemeModel[]): CallerCredentialsConfig {
+function knownSchemesOnly(
+  config: CallerCredentialsConfig,
+  schemes: readonly SecuritySchemeModel[],
+): CallerCredentialsConfig {
   if (!config.map) return { mode: config.mode };
   const known = new Set(schemes.map((s) => s.name));
-  return { mode: config.mode, map: Object.fromEntries(Object.entries(config.map).filter(([scheme]) => known.has(scheme))) };
+  return {
+    mode: config.mode,
+    map: Object.fromEntries(Object.entries(config.map).filter(([scheme]) => known.has(scheme))),
+  };
 }

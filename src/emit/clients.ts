@@ -30,7 +30,11 @@ export function snippetEnv(envVars: readonly EnvVarDoc[]): Record<string, string
 /** The local build: `node /absolute/path/to/<package>/dist/index.js`. */
 export function clientSnippets(packageName: string, key: string, envVars: readonly EnvVarDoc[]): ClientSnippet[] {
   const bare = packageName.replace(/^@[^/]+\//, '');
-  return registrationSnippets(key, { command: 'node', args: [`/absolute/path/to/${bare}/dist/index.js`], env: snippetEnv(envVars) });
+  return registrationSnippets(key, {
+    command: 'node',
+    args: [`/absolute/path/to/${bare}/dist/index.js`],
+    env: snippetEnv(envVars),
+  });
 }
 
 /** The published package: `npx -y <package>`. */
@@ -41,21 +45,58 @@ export function npxSnippets(packageName: string, key: string, envVars: readonly 
 function registrationSnippets(key: string, launch: Launch): ClientSnippet[] {
   const stdio = { command: launch.command, args: launch.args, env: launch.env };
   const json = (value: unknown) => JSON.stringify(value, null, 2);
-  const envFlags = Object.keys(launch.env).map((k) => ` -e ${k}=…`).join('');
+  const envFlags = Object.keys(launch.env)
+    .map((k) => ` -e ${k}=…`)
+    .join('');
   return [
-    { host: 'Claude Desktop', where: ['claude_desktop_config.json'], lang: 'json', text: json({ mcpServers: { [key]: stdio } }) },
-    { host: 'Claude Code', where: [], lang: 'sh', text: `claude mcp add ${key}${envFlags} -- ${[launch.command, ...launch.args].join(' ')}` },
-    { host: 'VS Code', where: ['.vscode/mcp.json'], lang: 'json', text: json({ servers: { [key]: { type: 'stdio', ...stdio } } }) },
-    { host: 'Cursor', where: ['~/.cursor/mcp.json', '.cursor/mcp.json'], lang: 'json', text: json({ mcpServers: { [key]: stdio } }) },
-    { host: 'Codex', where: ['~/.codex/config.toml', '.codex/config.toml'], lang: 'toml', text: codexToml(key, launch) },
-    { host: 'Gemini CLI', where: ['~/.gemini/settings.json', '.gemini/settings.json'], lang: 'json', text: json({ mcpServers: { [key]: stdio } }) },
+    {
+      host: 'Claude Desktop',
+      where: ['claude_desktop_config.json'],
+      lang: 'json',
+      text: json({ mcpServers: { [key]: stdio } }),
+    },
+    {
+      host: 'Claude Code',
+      where: [],
+      lang: 'sh',
+      text: `claude mcp add ${key}${envFlags} -- ${[launch.command, ...launch.args].join(' ')}`,
+    },
+    {
+      host: 'VS Code',
+      where: ['.vscode/mcp.json'],
+      lang: 'json',
+      text: json({ servers: { [key]: { type: 'stdio', ...stdio } } }),
+    },
+    {
+      host: 'Cursor',
+      where: ['~/.cursor/mcp.json', '.cursor/mcp.json'],
+      lang: 'json',
+      text: json({ mcpServers: { [key]: stdio } }),
+    },
+    {
+      host: 'Codex',
+      where: ['~/.codex/config.toml', '.codex/config.toml'],
+      lang: 'toml',
+      text: codexToml(key, launch),
+    },
+    {
+      host: 'Gemini CLI',
+      where: ['~/.gemini/settings.json', '.gemini/settings.json'],
+      lang: 'json',
+      text: json({ mcpServers: { [key]: stdio } }),
+    },
   ];
 }
 
 /** Codex's `[mcp_servers.<key>]` table; JSON strings are valid TOML basic strings. */
 function codexToml(key: string, launch: Launch): string {
-  const lines = [`[mcp_servers.${key}]`, `command = ${JSON.stringify(launch.command)}`, `args = [${launch.args.map((a) => JSON.stringify(a)).join(', ')}]`];
+  const lines = [
+    `[mcp_servers.${key}]`,
+    `command = ${JSON.stringify(launch.command)}`,
+    `args = [${launch.args.map((a) => JSON.stringify(a)).join(', ')}]`,
+  ];
   const env = Object.entries(launch.env);
-  if (env.length > 0) lines.push('', `[mcp_servers.${key}.env]`, ...env.map(([name, value]) => `${name} = ${JSON.stringify(value)}`));
+  if (env.length > 0)
+    lines.push('', `[mcp_servers.${key}.env]`, ...env.map(([name, value]) => `${name} = ${JSON.stringify(value)}`));
   return lines.join('\n');
 }

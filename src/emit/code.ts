@@ -5,7 +5,9 @@
 import type { ToolModel } from '../ir/types.js';
 
 export function toolNamesModule(tools: readonly ToolModel[], header: string): string {
-  const entries = tools.map((t) => `  ${JSON.stringify(t.name)}: ${JSON.stringify(`${t.source.method.toUpperCase()} ${t.source.path}`)},\n`);
+  const entries = tools.map(
+    (t) => `  ${JSON.stringify(t.name)}: ${JSON.stringify(`${t.source.method.toUpperCase()} ${t.source.path}`)},\n`,
+  );
   return `// ${header}
 /** Every tool of this server, with the HTTP operation it calls. */
 export const TOOLS = {

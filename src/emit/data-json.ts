@@ -22,12 +22,17 @@ function entryLines(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? '[]' : `[\n${value.map((v) => asciiJson(v)).join(',\n')}\n]`;
   if (isPlainObject(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    return entries.length === 0 ? '{}' : `{\n${entries.map(([k, v]) => `${asciiJson(k)}:${asciiJson(v)}`).join(',\n')}\n}`;
+    return entries.length === 0
+      ? '{}'
+      : `{\n${entries.map(([k, v]) => `${asciiJson(k)}:${asciiJson(v)}`).join(',\n')}\n}`;
   }
   return asciiJson(value);
 }
 
 /** JSON.stringify, with every non-ASCII code unit escaped (JSON.parse restores the same string). */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -57,16 +57,38 @@ function schemeVariables(s: CatalogSecurityScheme): EnvVarDoc[] {
   };
   const where = s.kind === 'apiKey' ? ` (sent as ${s.in} ${s.paramName})` : '';
   const flow = s.clientCredentials;
-  credential(s.env.value, flow ? `Ready OAuth 2 access token for scheme ${s.name}; when set, no token is fetched with the client credentials.` : `Credential for security scheme ${s.name}: ${kindLabel(s.kind)}${where}.`);
+  credential(
+    s.env.value,
+    flow
+      ? `Ready OAuth 2 access token for scheme ${s.name}; when set, no token is fetched with the client credentials.`
+      : `Credential for security scheme ${s.name}: ${kindLabel(s.kind)}${where}.`,
+  );
   credential(s.env.username, `User name for HTTP Basic scheme ${s.name}.`);
   credential(s.env.password, `Password for HTTP Basic scheme ${s.name}.`);
   if (!flow) return vars;
-  credential(s.env.clientId, `OAuth 2 client id for scheme ${s.name}: the server gets its own tokens (client credentials grant), caches them until shortly before they expire and renews them.`);
-  credential(s.env.clientSecret, `OAuth 2 client secret for scheme ${s.name} (sent to the token endpoint with HTTP Basic authentication).`);
-  if (s.env.tokenUrl) vars.push({ name: s.env.tokenUrl, required: false, description: `Token endpoint for scheme ${s.name} (default ${flow.tokenUrl}).`, example: flow.tokenUrl });
+  credential(
+    s.env.clientId,
+    `OAuth 2 client id for scheme ${s.name}: the server gets its own tokens (client credentials grant), caches them until shortly before they expire and renews them.`,
+  );
+  credential(
+    s.env.clientSecret,
+    `OAuth 2 client secret for scheme ${s.name} (sent to the token endpoint with HTTP Basic authentication).`,
+  );
+  if (s.env.tokenUrl)
+    vars.push({
+      name: s.env.tokenUrl,
+      required: false,
+      description: `Token endpoint for scheme ${s.name} (default ${flow.tokenUrl}).`,
+      example: flow.tokenUrl,
+    });
   if (s.env.scopes) {
     const scopes = flow.scopes.join(' ');
-    vars.push({ name: s.env.scopes, required: false, description: `Scopes requested for scheme ${s.name}, space-separated (default: ${scopes ? `\`${scopes}\`` : 'none'}).`, example: scopes });
+    vars.push({
+      name: s.env.scopes,
+      required: false,
+      description: `Scopes requested for scheme ${s.name}, space-separated (default: ${scopes ? `\`${scopes}\`` : 'none'}).`,
+      example: scopes,
+    });
   }
   return vars;
 }

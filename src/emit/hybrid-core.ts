@@ -29,7 +29,14 @@ export function chooseCore(tools: readonly ToolModel[], names: readonly string[]
   if (names.length > 0 || tags.length > 0) {
     const wanted = new Set(names);
     const tagSet = new Set(tags);
-    return tools.filter((t) => wanted.has(t.name) || (t.operationId !== undefined && wanted.has(t.operationId)) || t.tags.some((g) => tagSet.has(g))).map((t) => t.name);
+    return tools
+      .filter(
+        (t) =>
+          wanted.has(t.name) ||
+          (t.operationId !== undefined && wanted.has(t.operationId)) ||
+          t.tags.some((g) => tagSet.has(g)),
+      )
+      .map((t) => t.name);
   }
   return defaultCore(tools, DEFAULT_CORE_SIZE);
 }
@@ -92,11 +99,15 @@ function resourceWeights(placed: readonly Placed[]): Map<string, number> {
     add(ownPaths, p.resource, p.shape);
     for (const a of p.ancestors) add(belowPaths, a, p.shape);
   }
-  return new Map([...ownPaths].map(([r, shapes]) => [r, shapes.size + DESCENDANT_WEIGHT * (belowPaths.get(r)?.size ?? 0)]));
+  return new Map(
+    [...ownPaths].map(([r, shapes]) => [r, shapes.size + DESCENDANT_WEIGHT * (belowPaths.get(r)?.size ?? 0)]),
+  );
 }
 
 function simplest(candidates: readonly Placed[]): Placed | undefined {
-  return [...candidates].sort((a, b) => a.params - b.params || a.tool.source.path.length - b.tool.source.path.length || a.index - b.index)[0];
+  return [...candidates].sort(
+    (a, b) => a.params - b.params || a.tool.source.path.length - b.tool.source.path.length || a.index - b.index,
+  )[0];
 }
 
 /** Nouns that are collections somewhere in the API: a literal segment followed by a template (`issues/{n}`). */

@@ -30,5 +30,7 @@ export function pathSegments(path: string): readonly PathSegment[] {
 
 /** The literal (non-template) segments of a path, versions left out. */
 export function literalSegments(path: string): string[] {
-  return pathSegments(path).filter((s) => !s.param).map((s) => s.text);
+  return pathSegments(path)
+    .filter((s) => !s.param)
+    .map((s) => s.text);
 }

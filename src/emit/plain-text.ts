@@ -18,7 +18,10 @@ export function plainText(text: string): string {
  * times longer than wanted: descriptions run to kilobytes, and only their start is ever shown or indexed.
  */
 export function plainStart(text: string, chars: number): string {
-  return plainText(text.length > chars * MARKUP_ALLOWANCE ? text.slice(0, chars * MARKUP_ALLOWANCE) : text).slice(0, chars);
+  return plainText(text.length > chars * MARKUP_ALLOWANCE ? text.slice(0, chars * MARKUP_ALLOWANCE) : text).slice(
+    0,
+    chars,
+  );
 }
 
 const MARKUP_ALLOWANCE = 4;

@@ -15,7 +15,10 @@ export interface ProjectNames {
 
 /** `--name` wins; else the `-o` folder's name; else a short slug of the title with `-mcp`. */
 export function projectNames(options: { name?: string; out?: string }, apiTitle: string): ProjectNames {
-  const packageName = options.name ?? (options.out !== undefined ? folderPackageName(options.out) : undefined) ?? `${shortTitleSlug(apiTitle)}-mcp`;
+  const packageName =
+    options.name ??
+    (options.out !== undefined ? folderPackageName(options.out) : undefined) ??
+    `${shortTitleSlug(apiTitle)}-mcp`;
   return { packageName, serverKey: serverKey(packageName) };
 }
 
@@ -27,9 +30,42 @@ function folderPackageName(out: string): string | undefined {
 
 /** Title words that name no API: document kinds, protocols, qualities, articles. */
 const FILLER = new Set([
-  'a', 'an', 'and', 'the', 'of', 'api', 'apis', 'openapi', 'swagger', 'spec', 'specs', 'specification', 'definition',
-  'definitions', 'documentation', 'docs', 'reference', 'official', 'public', 'rest', 'restful', 'web', 'http', 'https',
-  'json', 'yaml', 'service', 'services', 'endpoint', 'endpoints', 'interface', 'server', 'mcp', 'version', 'alpha', 'beta',
+  'a',
+  'an',
+  'and',
+  'the',
+  'of',
+  'api',
+  'apis',
+  'openapi',
+  'swagger',
+  'spec',
+  'specs',
+  'specification',
+  'definition',
+  'definitions',
+  'documentation',
+  'docs',
+  'reference',
+  'official',
+  'public',
+  'rest',
+  'restful',
+  'web',
+  'http',
+  'https',
+  'json',
+  'yaml',
+  'service',
+  'services',
+  'endpoint',
+  'endpoints',
+  'interface',
+  'server',
+  'mcp',
+  'version',
+  'alpha',
+  'beta',
   'preview',
 ]);
 /** Where a title's trailing clause starts: "X with fixes", "X for Y", "X - OpenAPI 3.0", "X (Preview)", "X + Y". */
@@ -44,7 +80,11 @@ const MAX_SLUG_LENGTH = 24;
  */
 export function shortTitleSlug(title: string): string {
   const text = title.replace(/['’]s\b/gi, '');
-  const words = text.split(CLAUSE_BREAK).map(contentWords).find((w) => w.length > 0) ?? slugWords(text).filter((w) => !isVersionToken(w));
+  const words =
+    text
+      .split(CLAUSE_BREAK)
+      .map(contentWords)
+      .find((w) => w.length > 0) ?? slugWords(text).filter((w) => !isVersionToken(w));
   return fitWords(words, MAX_SLUG_WORDS, MAX_SLUG_LENGTH) || 'api';
 }
 

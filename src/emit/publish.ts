@@ -41,9 +41,24 @@ export interface PublishView {
   credentialEnv: string[];
 }
 
-export function publishView(packageName: string, serverKey: string, apiTitle: string, envVars: readonly EnvVarDoc[], config: PublishConfig = {}): PublishView {
+export function publishView(
+  packageName: string,
+  serverKey: string,
+  apiTitle: string,
+  envVars: readonly EnvVarDoc[],
+  config: PublishConfig = {},
+): PublishView {
   const bare = packageName.replace(/^@[^/]+\//, '');
-  const keywords = [...new Set(['mcp', 'mcp-server', 'model-context-protocol', 'openapi', ...titleWords(apiTitle), ...(config.keywords ?? [])])];
+  const keywords = [
+    ...new Set([
+      'mcp',
+      'mcp-server',
+      'model-context-protocol',
+      'openapi',
+      ...titleWords(apiTitle),
+      ...(config.keywords ?? []),
+    ]),
+  ];
   return {
     mcpName: config.mcpName ?? `io.github.YOUR-GITHUB-USER/${bare}`,
     mcpNamePlaceholder: config.mcpName === undefined,
@@ -52,7 +67,10 @@ export function publishView(packageName: string, serverKey: string, apiTitle: st
     test: TEST_DEPENDENCIES,
     npx: npxSnippets(packageName, serverKey, envVars),
     dockerTag: bare,
-    credentialEnv: envVars.filter((v) => isSecret(v) || v.required).map((v) => v.name).filter((n) => n !== 'API_BASE_URL'),
+    credentialEnv: envVars
+      .filter((v) => isSecret(v) || v.required)
+      .map((v) => v.name)
+      .filter((n) => n !== 'API_BASE_URL'),
   };
 }
 
@@ -73,11 +91,24 @@ export interface PublishInput {
 export function publishFiles(input: PublishInput): EmittedFile[] {
   const { view } = input;
   return [
-    { path: 'Dockerfile', contents: renderTemplate('Dockerfile.hbs', { ...view, dockerTag: view.publish.dockerTag, credentialEnv: view.publish.credentialEnv }) },
+    {
+      path: 'Dockerfile',
+      contents: renderTemplate('Dockerfile.hbs', {
+        ...view,
+        dockerTag: view.publish.dockerTag,
+        credentialEnv: view.publish.credentialEnv,
+      }),
+    },
     { path: '.dockerignore', contents: readProjectFile('dockerignore') },
     { path: 'server.json', contents: serverJson(input) },
     // Routes and arguments are JSON text, one per line: cheap to format even for a thousand operations.
-    { path: 'test/mock.ts', contents: renderTemplate('test/mock.ts.hbs', { header: view.header, routes: mockRoutes(input.api, input.tools).map((r) => JSON.stringify(JSON.stringify(r))) }) },
+    {
+      path: 'test/mock.ts',
+      contents: renderTemplate('test/mock.ts.hbs', {
+        header: view.header,
+        routes: mockRoutes(input.api, input.tools).map((r) => JSON.stringify(JSON.stringify(r))),
+      }),
+    },
     { path: 'test/tools.test.ts', contents: renderTemplate('test/tools.test.ts.hbs', testView(input)) },
   ];
 }
@@ -99,7 +130,9 @@ function serverJson({ view, envVars, catalog }: PublishInput): string {
     title: catalog.server.title.slice(0, 100),
     description,
     version: view.version,
-    ...(view.publish.repository ? { repository: { url: view.publish.repository.url, source: repositorySource(view.publish.repository.url) } } : {}),
+    ...(view.publish.repository
+      ? { repository: { url: view.publish.repository.url, source: repositorySource(view.publish.repository.url) } }
+      : {}),
     packages: [
       {
         registryType: 'npm',
@@ -146,7 +179,16 @@ function mockRoutes(api: ApiModel, tools: readonly ToolModel[]): MockRoute[] {
     budget = Math.max(0, budget - body.length);
     const template = tool.source.path.split('?')[0]!;
     const params = (template.match(/\{[^}]+\}/g) ?? []).length;
-    return { index, params, route: { method: tool.source.method.toUpperCase(), path: pathPattern(template), contentType: json ? 'application/json' : accept!, body } };
+    return {
+      index,
+      params,
+      route: {
+        method: tool.source.method.toUpperCase(),
+        path: pathPattern(template),
+        contentType: json ? 'application/json' : accept!,
+        body,
+      },
+    };
   });
   // Literal paths before templated ones, so `/pets/mine` is not answered as `/pets/{petId}`.
   routes.sort((a, b) => a.params - b.params || a.index - b.index);
@@ -154,17 +196,22 @@ function mockRoutes(api: ApiModel, tools: readonly ToolModel[]): MockRoute[] {
 }
 
 function pathPattern(template: string): string {
-  const parts = template.split(/(\{[^}]+\})/).map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const parts = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return `^${parts.join('')}/?$`;
 }
 
 function testView({ view, tools, catalog, api }: PublishInput) {
   const credentials: Record<string, string> = {};
   for (const scheme of catalog.securitySchemes) {
-    for (const name of [scheme.env.value, scheme.env.username, scheme.env.password]) if (name) credentials[name] = 'test-credential';
+    for (const name of [scheme.env.value, scheme.env.username, scheme.env.password])
+      if (name) credentials[name] = 'test-credential';
   }
   const calls = tools
     .filter((t) => t.annotations.readOnlyHint === true)
-    .map((t) => JSON.stringify(JSON.stringify({ tool: t.name, args: sampleArguments(t.inputSchema, api.schemas) ?? null })));
+    .map((t) =>
+      JSON.stringify(JSON.stringify({ tool: t.name, args: sampleArguments(t.inputSchema, api.schemas) ?? null })),
+    );
   return { header: view.header, toolNames: tools.map((t) => t.name), calls, credentials };
 }

@@ -13,7 +13,10 @@ const MAX_DEPTH = 6;
 
 type Sample = { value: unknown } | undefined;
 
-export function sampleArguments(inputSchema: JsonSchema, defs: Record<string, JsonSchema>): Record<string, unknown> | undefined {
+export function sampleArguments(
+  inputSchema: JsonSchema,
+  defs: Record<string, JsonSchema>,
+): Record<string, unknown> | undefined {
   const sample = sampleObject(inputSchema, defs, 0, true);
   return sample && isPlainObject(sample.value) ? sample.value : undefined;
 }
@@ -29,7 +32,8 @@ function sampleOf(raw: unknown, defs: Record<string, JsonSchema>, depth: number)
     return target ? sampleOf(target, defs, depth + 1) : undefined;
   }
   if ('const' in schema) return { value: schema['const'] };
-  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return { value: schema['enum'].find((v) => v !== null) ?? null };
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0)
+    return { value: schema['enum'].find((v) => v !== null) ?? null };
   if (Array.isArray(schema['examples']) && schema['examples'].length > 0) return { value: schema['examples'][0] };
   if (schema['default'] !== undefined) return { value: schema['default'] };
   for (const key of ['oneOf', 'anyOf'] as const) {
@@ -67,9 +71,16 @@ function sampleOf(raw: unknown, defs: Record<string, JsonSchema>, depth: number)
   }
 }
 
-function sampleObject(schema: Record<string, unknown>, defs: Record<string, JsonSchema>, depth: number, root: boolean): Sample {
+function sampleObject(
+  schema: Record<string, unknown>,
+  defs: Record<string, JsonSchema>,
+  depth: number,
+  root: boolean,
+): Sample {
   const properties = isPlainObject(schema['properties']) ? schema['properties'] : {};
-  const required = Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(schema['required'])
+    ? schema['required'].filter((r): r is string => typeof r === 'string')
+    : [];
   const value: Record<string, unknown> = {};
   for (const name of required) {
     const sample = sampleOf(properties[name] ?? (root ? undefined : true), defs, depth + 1);
@@ -83,7 +94,11 @@ function sampleObject(schema: Record<string, unknown>, defs: Record<string, Json
 function primaryType(schema: Record<string, unknown>): string | undefined {
   const type = schema['type'];
   if (typeof type === 'string') return type;
-  if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null') ?? (type.includes('null') ? 'null' : undefined);
+  if (Array.isArray(type))
+    return (
+      type.find((t): t is string => typeof t === 'string' && t !== 'null') ??
+      (type.includes('null') ? 'null' : undefined)
+    );
   return undefined;
 }
 
@@ -102,7 +117,24 @@ function stringValue(schema: Record<string, unknown>): Sample {
 }
 
 /** Tried against a `pattern` that has no example: ids, numbers, words, codes, dates. */
-const PATTERN_CANDIDATES = ['1', '123456789012345678', 'x', 'abc', 'ABC', 'a1', 'A1B2', 'example', 'example-1', 'US', 'en', 'en-US', '2024-01-01', '00000000-0000-4000-8000-000000000000', 'user@example.com', 'https://example.com'];
+const PATTERN_CANDIDATES = [
+  '1',
+  '123456789012345678',
+  'x',
+  'abc',
+  'ABC',
+  'a1',
+  'A1B2',
+  'example',
+  'example-1',
+  'US',
+  'en',
+  'en-US',
+  '2024-01-01',
+  '00000000-0000-4000-8000-000000000000',
+  'user@example.com',
+  'https://example.com',
+];
 
 function compile(pattern: string): RegExp | undefined {
   try {

@@ -16,7 +16,11 @@ const SUMMARY_CHARS = 160;
 const ARGUMENT_DOC_CHARS = 100;
 
 /** `groupOf`: each tool's browsing group, by tool index. */
-export function searchDocuments(api: ApiModel, tools: readonly ToolModel[], groupOf: readonly string[]): SearchDocument[] {
+export function searchDocuments(
+  api: ApiModel,
+  tools: readonly ToolModel[],
+  groupOf: readonly string[],
+): SearchDocument[] {
   const tags = new Map(api.tags.map((t) => [t.name, t]));
   return tools.map((tool, index) => {
     const args = argumentWords(tool, api.schemas);
@@ -121,16 +125,23 @@ function propertiesOf(schema: unknown, defs: Record<string, JsonSchema>, depth =
   const resolved = resolve(schema, defs);
   if (!resolved || depth > 3) return {};
   const own = isPlainObject(resolved['properties']) ? resolved['properties'] : {};
-  const branches = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (Array.isArray(resolved[k]) ? (resolved[k] as unknown[]) : []));
+  const branches = ['allOf', 'anyOf', 'oneOf'].flatMap((k) =>
+    Array.isArray(resolved[k]) ? (resolved[k] as unknown[]) : [],
+  );
   return Object.assign({}, ...branches.map((b) => propertiesOf(b, defs, depth + 1)), own) as Record<string, unknown>;
 }
 
 function enumWords(schema: unknown, defs: Record<string, JsonSchema>, depth = 0): string[] {
   const resolved = resolve(schema, defs);
   if (!resolved || depth > 3) return [];
-  const values = Array.isArray(resolved['enum']) ? resolved['enum'].filter((v): v is string => typeof v === 'string') : [];
+  const values = Array.isArray(resolved['enum'])
+    ? resolved['enum'].filter((v): v is string => typeof v === 'string')
+    : [];
   if (typeof resolved['const'] === 'string') values.push(resolved['const']);
-  const nested = [resolved['items'], ...['anyOf', 'oneOf'].flatMap((k) => (Array.isArray(resolved[k]) ? (resolved[k] as unknown[]) : []))];
+  const nested = [
+    resolved['items'],
+    ...['anyOf', 'oneOf'].flatMap((k) => (Array.isArray(resolved[k]) ? (resolved[k] as unknown[]) : [])),
+  ];
   return [...values, ...nested.flatMap((s) => enumWords(s, defs, depth + 1))];
 }
 
@@ -144,7 +155,8 @@ function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema 
 /** The title, else the description's first sentence (Stripe has no summaries: "<p>Creates a new customer object.</p>"). */
 export function summaryOf(tool: ToolModel): string {
   let summary = summaries.get(tool);
-  if (summary === undefined) summaries.set(tool, (summary = firstSentence(tool.title ?? tool.description, SUMMARY_CHARS) || tool.name));
+  if (summary === undefined)
+    summaries.set(tool, (summary = firstSentence(tool.title ?? tool.description, SUMMARY_CHARS) || tool.name));
   return summary;
 }
 

@@ -31,7 +31,9 @@ interface PrecompiledTemplate {
 
 const precompiled = loadPrecompiled();
 /** Renders precompiled templates: Handlebars' runtime alone when the build precompiled them. */
-const runtime = withHelpers(precompiled ? (require('handlebars/runtime') as Handlebars) : (require('handlebars') as Handlebars));
+const runtime = withHelpers(
+  precompiled ? (require('handlebars/runtime') as Handlebars) : (require('handlebars') as Handlebars),
+);
 /** Compiles the templates that were not precompiled, or that changed since the build (loaded only then). */
 let compiler: Handlebars | undefined;
 

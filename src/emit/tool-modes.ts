@@ -31,15 +31,30 @@ export interface ToolModeChoice {
  * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else `all` when the full
  * tool list has at most ALL_MODE_MAX_TOOLS tools and ALL_MODE_MAX_LIST_BYTES bytes, `hybrid` when not.
  */
-export function chooseToolMode(requested: ToolMode | undefined, coreNamed: boolean, listedInModeAll: readonly string[]): ToolModeChoice {
+export function chooseToolMode(
+  requested: ToolMode | undefined,
+  coreNamed: boolean,
+  listedInModeAll: readonly string[],
+): ToolModeChoice {
   if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
   if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
   const count = listedInModeAll.length;
   const bytes = listBytes(listedInModeAll);
   const size = `${count} tools, ${Math.round(bytes / 1000)} kB`;
-  if (count > ALL_MODE_MAX_TOOLS) return { mode: 'hybrid', reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation` };
-  if (bytes > ALL_MODE_MAX_LIST_BYTES) return { mode: 'hybrid', reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation` };
-  return { mode: 'all', reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and ${ALL_MODE_MAX_LIST_BYTES / 1000} kB` };
+  if (count > ALL_MODE_MAX_TOOLS)
+    return {
+      mode: 'hybrid',
+      reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation`,
+    };
+  if (bytes > ALL_MODE_MAX_LIST_BYTES)
+    return {
+      mode: 'hybrid',
+      reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation`,
+    };
+  return {
+    mode: 'all',
+    reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and ${ALL_MODE_MAX_LIST_BYTES / 1000} kB`,
+  };
 }
 
 /** Every tool as tools/list shows it in mode all, stringified (the size rule's input and the surface report's). */
@@ -58,7 +73,11 @@ function listBytes(entries: readonly string[]): number {
  * search-index.json: the search index, the groups to browse and each operation's summary. The index is
  * built on the helper thread when there is one (the documents are plain text), while this one goes on emitting.
  */
-export async function searchIndexFile(api: ApiModel, tools: readonly ToolModel[], { groups, groupOf }: BrowseGroups): Promise<string> {
+export async function searchIndexFile(
+  api: ApiModel,
+  tools: readonly ToolModel[],
+  { groups, groupOf }: BrowseGroups,
+): Promise<string> {
   const input: SearchIndexInput = { docs: searchDocuments(api, tools, groupOf), groups };
   return runTask('searchIndexFile', input, () => searchIndexText(input));
 }

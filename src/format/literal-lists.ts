@@ -68,7 +68,9 @@ function cutInlineArrays(line: string, lists: List[]): string {
     const items = inner.match(new RegExp(STRING, 'g'))!;
     if (items.join(',') !== inner || !worthCutting('elements', items)) return whole;
     const id = lists.push({ kind: 'elements', items }) - 1;
-    return `[${placeholders('elements', id).map((p) => `"${p}"`).join(',')}]`;
+    return `[${placeholders('elements', id)
+      .map((p) => `"${p}"`)
+      .join(',')}]`;
   });
 }
 

@@ -29,12 +29,17 @@ export type SourceToFormat = [text: string, parser: string];
 /** Formats the files; the work is handed to the helper thread at once (before this returns) when there is one. */
 export function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
   const parsers = files.map((file) => PARSERS.find(([pattern]) => pattern.test(file.path))?.[1] ?? '');
-  const sources: SourceToFormat[] = files.flatMap((file, i) => (parsers[i] ? [[file.contents, parsers[i]] as SourceToFormat] : []));
+  const sources: SourceToFormat[] = files.flatMap((file, i) =>
+    parsers[i] ? [[file.contents, parsers[i]] as SourceToFormat] : [],
+  );
   const formatting = runTask('format', sources, () => formatSources(sources));
   return (async () => {
     const formatted = await formatting;
     let next = 0;
-    return files.map((file, i) => ({ path: file.path, contents: (parsers[i] ? formatted[next++]! : file.contents).replace(/\r\n/g, '\n') }));
+    return files.map((file, i) => ({
+      path: file.path,
+      contents: (parsers[i] ? formatted[next++]! : file.contents).replace(/\r\n/g, '\n'),
+    }));
   })();
 }
 
@@ -47,7 +52,10 @@ export async function formatSource(text: string, parser: string): Promise<string
   const cut = parser === 'typescript' ? cutLists(text) : undefined;
   if (!cut) return prettierFormat(text, parser);
   const spliced = cut.splice(await prettierFormat(cut.skeleton, parser));
-  if (spliced === undefined) throw new Error('formatting: prettier did not print a cut list\'s placeholders as src/format/literal-lists.ts expects');
+  if (spliced === undefined)
+    throw new Error(
+      "formatting: prettier did not print a cut list's placeholders as src/format/literal-lists.ts expects",
+    );
   return spliced;
 }
 

@@ -85,7 +85,12 @@ class Helper {
     if (!existsSync(fileURLToPath(WORKER_ENTRY))) return undefined;
     // Not the parent's options: they may be for an eval'd script (`--input-type`) or a loader our plain JS
     // modules do not need.
-    return new Helper(new Worker(WORKER_ENTRY, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MB } }));
+    return new Helper(
+      new Worker(WORKER_ENTRY, {
+        execArgv: [],
+        resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MB },
+      }),
+    );
   }
 
   get leased(): boolean {

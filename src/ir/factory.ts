@@ -2,7 +2,9 @@
 import { escapeToken } from '../util/json-pointer.js';
 import type { BodyModel, OperationModel, ParameterModel, ServerModel } from './types.js';
 
-export function createOperation(fields: Partial<OperationModel> & Pick<OperationModel, 'method' | 'path'>): OperationModel {
+export function createOperation(
+  fields: Partial<OperationModel> & Pick<OperationModel, 'method' | 'path'>,
+): OperationModel {
   return {
     kind: 'operation',
     deprecated: false,

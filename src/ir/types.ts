@@ -2,7 +2,14 @@
  * The intermediate representation. Normalization (src/normalize) turns any supported spec dialect into an
  * `ApiModel`; every later stage reads only this, never the raw document.
  */
-import type { BodyKind, JsonSchema, ParamLocation, ParamStyle, RequestPlan, ToolAnnotations } from '../../templates/runtime/catalog.js';
+import type {
+  BodyKind,
+  JsonSchema,
+  ParamLocation,
+  ParamStyle,
+  RequestPlan,
+  ToolAnnotations,
+} from '../../templates/runtime/catalog.js';
 
 export type { BodyKind, JsonSchema, ParamLocation, ParamStyle, RequestPlan, ToolAnnotations };
 

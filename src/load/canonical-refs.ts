@@ -62,7 +62,12 @@ export function resolveCanonical(document: JsonObject, ref: string): object | un
   for (const raw of ref.slice(2).split('/')) {
     if (current === null || typeof current !== 'object' || isRef(current)) return undefined;
     const token = unescapeToken(raw);
-    if (Array.isArray(current) ? !ARRAY_INDEX.test(token) || Number(token) >= current.length : !Object.hasOwn(current, token)) return undefined;
+    if (
+      Array.isArray(current)
+        ? !ARRAY_INDEX.test(token) || Number(token) >= current.length
+        : !Object.hasOwn(current, token)
+    )
+      return undefined;
     current = (current as JsonObject)[token];
   }
   return current !== null && typeof current === 'object' && !isRef(current) ? current : undefined;

@@ -23,7 +23,11 @@ export async function readDocument(input: string, diags: Diagnostics): Promise<R
     return asDocument(await SwaggerParser.bundle(input));
   } catch (bundleError) {
     if (isNotOpenApiError(bundleError)) throw notOpenApi(bundleError);
-    diags.warn('OTM_BUNDLE_FALLBACK', '#', `Some $refs could not be resolved (${firstLine(errorMessage(bundleError))}); unresolved ones are treated as free-form values`);
+    diags.warn(
+      'OTM_BUNDLE_FALLBACK',
+      '#',
+      `Some $refs could not be resolved (${firstLine(errorMessage(bundleError))}); unresolved ones are treated as free-form values`,
+    );
     return parsed;
   }
 }
@@ -34,7 +38,9 @@ function asDocument(value: unknown): Record<string, unknown> {
 }
 
 function isNotOpenApiError(error: unknown): boolean {
-  return /is not a valid (Swagger|OpenAPI)|Unsupported (Swagger|OpenAPI) version|not a valid API definition/i.test(errorMessage(error));
+  return /is not a valid (Swagger|OpenAPI)|Unsupported (Swagger|OpenAPI) version|not a valid API definition/i.test(
+    errorMessage(error),
+  );
 }
 
 /** Not a document this tool reads: an unsupported version of one (swagger-parser says which), or no OpenAPI at all. */
@@ -49,7 +55,9 @@ function notOpenApi(error: unknown): UserError {
 
 export function unsupportedVersion(version: string, pointer: string): UserError {
   const message = `version ${version}`;
-  return new UserError(`Unsupported spec version ${version}: use Swagger 2.0, OpenAPI 3.0.x or 3.1.x`, [{ code: 'OTM_UNSUPPORTED_VERSION', severity: 'error', pointer, message }]);
+  return new UserError(`Unsupported spec version ${version}: use Swagger 2.0, OpenAPI 3.0.x or 3.1.x`, [
+    { code: 'OTM_UNSUPPORTED_VERSION', severity: 'error', pointer, message },
+  ]);
 }
 
 function cannotRead(input: string, error: unknown): UserError {

@@ -47,7 +47,10 @@ function validator(version: Version, allErrors: boolean): ValidateFunction {
 }
 
 function ajvFor(version: Version, allErrors: boolean): { compile(schema: object): ValidateFunction } {
-  const Ajv = version === 'v31' ? (require('ajv/dist/2020') as { default: AjvClass }).default : (require('ajv-draft-04') as { default: AjvClass }).default;
+  const Ajv =
+    version === 'v31'
+      ? (require('ajv/dist/2020') as { default: AjvClass }).default
+      : (require('ajv-draft-04') as { default: AjvClass }).default;
   return new Ajv({ ...OPTIONS, allErrors });
 }
 
@@ -58,12 +61,16 @@ type AjvClass = new (options: object) => { compile(schema: object): ValidateFunc
  * that dynamic reference as the schema means it (OAI/OpenAPI-Specification#2689, ajv-validator/ajv#1573).
  */
 function v31Schema(): JsonObject {
-  const schema = structuredClone(openapi.v31) as JsonObject & { $defs: Record<string, JsonObject & { properties: Record<string, JsonObject> }> };
+  const schema = structuredClone(openapi.v31) as JsonObject & {
+    $defs: Record<string, JsonObject & { properties: Record<string, JsonObject> }>;
+  };
   const defs = schema.$defs;
   const target = defs['schema']!;
   delete target['$dynamicAnchor'];
   (defs['components']!.properties['schemas'] as JsonObject)['additionalProperties'] = target;
-  ((defs['header']!['dependentSchemas'] as Record<string, JsonObject & { properties: JsonObject }>)['schema']!.properties)['schema'] = target;
+  (defs['header']!['dependentSchemas'] as Record<string, JsonObject & { properties: JsonObject }>)[
+    'schema'
+  ]!.properties['schema'] = target;
   defs['media-type']!.properties['schema'] = target;
   defs['parameter']!.properties['schema'] = target;
   return schema;

@@ -28,7 +28,12 @@ export async function validationDiagnostics(document: Record<string, unknown>): 
 
 /** One warning per `#/pointer message` line; a message without pointers is one warning at the root. */
 function asDiagnostics(message: readonly string[]): Diagnostic[] {
-  const warning = (pointer: string, text: string): Diagnostic => ({ code: 'OTM_SPEC_INVALID', severity: 'warning', pointer, message: text });
+  const warning = (pointer: string, text: string): Diagnostic => ({
+    code: 'OTM_SPEC_INVALID',
+    severity: 'warning',
+    pointer,
+    message: text,
+  });
   const lines = message.map((l) => l.trim()).filter(Boolean);
   const detailed = lines.filter((l) => l.startsWith('#'));
   if (detailed.length === 0) return [warning('#', firstLine(lines.join(' ')))];
@@ -37,7 +42,9 @@ function asDiagnostics(message: readonly string[]): Diagnostic[] {
     return warning(space > 0 ? line.slice(0, space) : line, space > 0 ? line.slice(space + 1) : 'invalid');
   });
   if (detailed.length > MAX_VALIDATION_DIAGNOSTICS) {
-    diagnostics.push(warning('#', `${detailed.length - MAX_VALIDATION_DIAGNOSTICS} more validation messages not shown`));
+    diagnostics.push(
+      warning('#', `${detailed.length - MAX_VALIDATION_DIAGNOSTICS} more validation messages not shown`),
+    );
   }
   return diagnostics;
 }

@@ -26,12 +26,20 @@ export interface NormalizeContext {
  * Follows local `$ref`s on non-schema objects (parameters, request bodies, responses), with a bound so a
  * ref cycle cannot hang. Returns undefined (and reports it) when a ref does not resolve.
  */
-export function derefObject(ctx: NormalizeContext, node: unknown, pointer: string): Record<string, unknown> | undefined {
+export function derefObject(
+  ctx: NormalizeContext,
+  node: unknown,
+  pointer: string,
+): Record<string, unknown> | undefined {
   return derefWithPointer(ctx, node, pointer)?.value;
 }
 
 /** derefObject, with where the object found is: the last `$ref` followed, or `pointer` when there was none. */
-export function derefWithPointer(ctx: NormalizeContext, node: unknown, pointer: string): { value: Record<string, unknown>; pointer: string } | undefined {
+export function derefWithPointer(
+  ctx: NormalizeContext,
+  node: unknown,
+  pointer: string,
+): { value: Record<string, unknown>; pointer: string } | undefined {
   let current = node;
   let at = pointer;
   for (let hops = 0; hops < 32; hops++) {

@@ -65,7 +65,11 @@ function explicitExample(ctx: NormalizeContext, success: readonly SuccessRespons
     const named = json.media['examples'];
     if (!isPlainObject(named)) continue;
     for (const [name, entry] of Object.entries(named)) {
-      const example = derefObject(ctx, entry, joinPointer(pointer, 'responses', code, 'content', json.mediaType, 'examples', name));
+      const example = derefObject(
+        ctx,
+        entry,
+        joinPointer(pointer, 'responses', code, 'content', json.mediaType, 'examples', name),
+      );
       if (example && example['value'] !== undefined) return example['value'];
     }
   }
@@ -104,7 +108,10 @@ function sampleSchema(ctx: NormalizeContext, raw: unknown, depth: number, walk: 
       }
     }
     const type = primaryType(schema);
-    if (type === 'object' || (type === undefined && (isPlainObject(schema['properties']) || Array.isArray(schema['allOf'])))) {
+    if (
+      type === 'object' ||
+      (type === undefined && (isPlainObject(schema['properties']) || Array.isArray(schema['allOf'])))
+    ) {
       return sampleObject(ctx, schema, depth, walk);
     }
     if (type === 'array') {
@@ -118,7 +125,12 @@ function sampleSchema(ctx: NormalizeContext, raw: unknown, depth: number, walk: 
   }
 }
 
-function sampleObject(ctx: NormalizeContext, schema: Record<string, unknown>, depth: number, walk: SampleWalk): Record<string, unknown> {
+function sampleObject(
+  ctx: NormalizeContext,
+  schema: Record<string, unknown>,
+  depth: number,
+  walk: SampleWalk,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   if (depth <= 0) return result;
   if (Array.isArray(schema['allOf'])) {

@@ -25,7 +25,10 @@ export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel 
   const info = isPlainObject(loaded.document['info']) ? loaded.document['info'] : {};
   const securitySchemes = normalizeSecuritySchemes(ctx);
   const known = new Set(securitySchemes.map((s) => s.name));
-  const servers = ctx.dialect === 'swagger-2.0' ? swagger2Servers(ctx) : normalizeServers(ctx, loaded.document['servers'], '#/servers');
+  const servers =
+    ctx.dialect === 'swagger-2.0'
+      ? swagger2Servers(ctx)
+      : normalizeServers(ctx, loaded.document['servers'], '#/servers');
   const operations = normalizeOperations(ctx, known);
   if (operations.length === 0) diags.warn('OTM_NO_OPERATIONS', '#/paths', 'the spec defines no operations');
   const security = normalizeRequirements(ctx, loaded.document['security'], '#/security', known);

@@ -14,7 +14,16 @@ import { successExample } from './examples.js';
 import { readXMcp } from './x-mcp.js';
 import { reportPathQuery, splitPathQuery, withQueryTemplates, type PathQuery } from './path-query.js';
 
-export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const HTTP_METHODS: readonly HttpMethod[] = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+];
 
 export function normalizeOperations(ctx: NormalizeContext, knownSchemes: ReadonlySet<string>): OperationModel[] {
   const paths = ctx.document['paths'];
@@ -30,7 +39,18 @@ export function normalizeOperations(ctx: NormalizeContext, knownSchemes: Readonl
     for (const method of HTTP_METHODS) {
       const opNode = pathItem[method];
       if (!isPlainObject(opNode)) continue;
-      operations.push(normalizeOperation(ctx, { path, pathQuery, method, op: opNode, pathItem, pathPointer, pathServers, knownSchemes }));
+      operations.push(
+        normalizeOperation(ctx, {
+          path,
+          pathQuery,
+          method,
+          op: opNode,
+          pathItem,
+          pathPointer,
+          pathServers,
+          knownSchemes,
+        }),
+      );
     }
   }
   return operations;
@@ -58,9 +78,10 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     .filter((p) => p !== undefined);
   const { pathQuery } = input;
   const parameters = pathQuery ? withQueryTemplates(declared, pathQuery.templates) : declared;
-  const body = ctx.dialect === 'swagger-2.0'
-    ? swagger2Body(ctx, rawParams, consumesFor(ctx, op))
-    : normalizeRequestBody(ctx, op['requestBody'], joinPointer(pointer, 'requestBody'));
+  const body =
+    ctx.dialect === 'swagger-2.0'
+      ? swagger2Body(ctx, rawParams, consumesFor(ctx, op))
+      : normalizeRequestBody(ctx, op['requestBody'], joinPointer(pointer, 'requestBody'));
   const opServers = normalizeServers(ctx, op['servers'], joinPointer(pointer, 'servers'));
   const servers = opServers.length > 0 ? opServers : input.pathServers;
   const security = normalizeRequirements(ctx, op['security'], joinPointer(pointer, 'security'), input.knownSchemes);
@@ -70,7 +91,10 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const responseMediaType = successMediaType(ctx, op, pointer);
   const success = successResponses(ctx, op, pointer);
   const output = outlineOutputSchema(successSchema(ctx, success), (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
-  const xMcp = readXMcp({ operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer }, ctx.diags);
+  const xMcp = readXMcp(
+    { operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer },
+    ctx.diags,
+  );
   const responseExample = successExample(ctx, success, pointer);
   return createOperation({
     method,

@@ -19,8 +19,22 @@ const STYLES = new Set<string>(['simple', 'label', 'matrix', 'form', 'spaceDelim
  */
 const IGNORED_HEADERS = new Set(['accept']);
 const SWAGGER2_SCHEMA_KEYS = [
-  'type', 'format', 'items', 'enum', 'default', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf',
+  'type',
+  'format',
+  'items',
+  'enum',
+  'default',
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
 ];
 
 export interface RawParameter {
@@ -30,14 +44,23 @@ export interface RawParameter {
 }
 
 /** Resolves and merges path-level and operation-level parameter lists; raw objects, in spec order. */
-export function mergeParameterLists(ctx: NormalizeContext, pathLevel: unknown, opLevel: unknown, pathPointer: string, opPointer: string): RawParameter[] {
+export function mergeParameterLists(
+  ctx: NormalizeContext,
+  pathLevel: unknown,
+  opLevel: unknown,
+  pathPointer: string,
+  opPointer: string,
+): RawParameter[] {
   const merged = new Map<string, RawParameter>();
   const add = (list: unknown, pointer: string) => {
     if (!Array.isArray(list)) return;
     list.forEach((item, i) => {
       const found = derefWithPointer(ctx, item, joinPointer(pointer, 'parameters', i));
       if (!found) return;
-      merged.set(`${String(found.value['in'])}\u0000${String(found.value['name'])}`, { raw: found.value, pointer: found.pointer });
+      merged.set(`${String(found.value['in'])}\u0000${String(found.value['name'])}`, {
+        raw: found.value,
+        pointer: found.pointer,
+      });
     });
   };
   add(pathLevel, pathPointer);
@@ -57,11 +80,19 @@ function buildParameter(ctx: NormalizeContext, { raw, pointer }: RawParameter): 
   const name = asString(raw['name']);
   const location = raw['in'];
   if (!name || typeof location !== 'string' || !LOCATIONS.has(location)) {
-    ctx.diags.warn('OTM_PARAM_INVALID', pointer, `parameter ${String(name)} in ${String(location)} is not a path, query, header or cookie parameter`);
+    ctx.diags.warn(
+      'OTM_PARAM_INVALID',
+      pointer,
+      `parameter ${String(name)} in ${String(location)} is not a path, query, header or cookie parameter`,
+    );
     return undefined;
   }
   if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) {
-    ctx.diags.info('OTM_PARAM_INVALID', pointer, `header parameter ${name} is ignored, as OpenAPI requires; the server sets it`);
+    ctx.diags.info(
+      'OTM_PARAM_INVALID',
+      pointer,
+      `header parameter ${name} is ignored, as OpenAPI requires; the server sets it`,
+    );
     return undefined;
   }
   const loc = location as ParamLocation;
@@ -72,8 +103,13 @@ function buildParameter(ctx: NormalizeContext, { raw, pointer }: RawParameter): 
     deprecated: raw['deprecated'] === true,
   };
   const description = asString(raw['description']);
-  const shape = ctx.dialect === 'swagger-2.0' ? swagger2Shape(ctx, raw, pointer, loc) : openapi3Shape(ctx, raw, pointer, loc);
-  const schema = withParamAnnotations(loc === 'path' ? nonEmptyString(shape.schema) : shape.schema, description, base.deprecated);
+  const shape =
+    ctx.dialect === 'swagger-2.0' ? swagger2Shape(ctx, raw, pointer, loc) : openapi3Shape(ctx, raw, pointer, loc);
+  const schema = withParamAnnotations(
+    loc === 'path' ? nonEmptyString(shape.schema) : shape.schema,
+    description,
+    base.deprecated,
+  );
   return createParameter({ ...base, ...shape, schema, ...(description ? { description } : {}) });
 }
 
@@ -85,21 +121,35 @@ interface ParamShape {
   contentType?: string;
 }
 
-function openapi3Shape(ctx: NormalizeContext, raw: Record<string, unknown>, pointer: string, loc: ParamLocation): ParamShape {
+function openapi3Shape(
+  ctx: NormalizeContext,
+  raw: Record<string, unknown>,
+  pointer: string,
+  loc: ParamLocation,
+): ParamShape {
   const defaultStyle: ParamStyle = loc === 'query' || loc === 'cookie' ? 'form' : 'simple';
-  const style = typeof raw['style'] === 'string' && STYLES.has(raw['style']) ? (raw['style'] as ParamStyle) : defaultStyle;
+  const style =
+    typeof raw['style'] === 'string' && STYLES.has(raw['style']) ? (raw['style'] as ParamStyle) : defaultStyle;
   const explode = typeof raw['explode'] === 'boolean' ? raw['explode'] : style === 'form';
   const allowReserved = raw['allowReserved'] === true;
   const content = raw['content'];
   if (raw['schema'] === undefined && isPlainObject(content)) {
     const [mediaType, media] = Object.entries(content)[0] ?? [];
-    const schema = ctx.schemas.convert(isPlainObject(media) ? media['schema'] : undefined, joinPointer(pointer, 'content', mediaType ?? '', 'schema'));
+    const schema = ctx.schemas.convert(
+      isPlainObject(media) ? media['schema'] : undefined,
+      joinPointer(pointer, 'content', mediaType ?? '', 'schema'),
+    );
     return { schema, style, explode, allowReserved, contentType: mediaType ?? 'application/json' };
   }
   return { schema: ctx.schemas.convert(raw['schema'], joinPointer(pointer, 'schema')), style, explode, allowReserved };
 }
 
-function swagger2Shape(ctx: NormalizeContext, raw: Record<string, unknown>, pointer: string, loc: ParamLocation): ParamShape {
+function swagger2Shape(
+  ctx: NormalizeContext,
+  raw: Record<string, unknown>,
+  pointer: string,
+  loc: ParamLocation,
+): ParamShape {
   const schemaSource: Record<string, unknown> = {};
   for (const key of SWAGGER2_SCHEMA_KEYS) if (raw[key] !== undefined) schemaSource[key] = raw[key];
   if (raw['x-nullable'] === true) schemaSource['x-nullable'] = true;
@@ -109,7 +159,10 @@ function swagger2Shape(ctx: NormalizeContext, raw: Record<string, unknown>, poin
 }
 
 /** Swagger 2.0 `collectionFormat` (default csv) expressed as an OpenAPI 3 style. */
-export function collectionFormatStyle(format: unknown, loc: ParamLocation | 'formData'): { style: ParamStyle; explode: boolean } {
+export function collectionFormatStyle(
+  format: unknown,
+  loc: ParamLocation | 'formData',
+): { style: ParamStyle; explode: boolean } {
   const formLike = loc === 'query' || loc === 'cookie' || loc === 'formData';
   switch (format) {
     case 'multi':

@@ -34,7 +34,8 @@ export function splitPathQuery(path: string): PathQuery | undefined {
     const equals = pair.indexOf('=');
     const key = equals === -1 ? pair : pair.slice(0, equals);
     const variable = equals === -1 ? undefined : TEMPLATE_VALUE.exec(pair.slice(equals + 1))?.[1];
-    if (variable !== undefined && key !== '' && !templates.some((t) => t.name === key)) templates.push({ name: key, variable });
+    if (variable !== undefined && key !== '' && !templates.some((t) => t.name === key))
+      templates.push({ name: key, variable });
     else literal.push(pair);
   }
   const pathPart = path.slice(0, questionMark);
@@ -43,7 +44,9 @@ export function splitPathQuery(path: string): PathQuery | undefined {
 
 /** Reports, once per path key, how its query string is read. */
 export function reportPathQuery(diags: Diagnostics, pathPointer: string, path: string, split: PathQuery): void {
-  const literal = split.requestPath.includes('?') ? `; ${split.requestPath.slice(split.requestPath.indexOf('?') + 1)} is sent as written` : '';
+  const literal = split.requestPath.includes('?')
+    ? `; ${split.requestPath.slice(split.requestPath.indexOf('?') + 1)} is sent as written`
+    : '';
   const params = split.templates.map((t) => t.name).join(', ');
   const read = params ? `its templates are sent as query parameters (${params})` : 'it is sent as written';
   diags.warn(
@@ -59,7 +62,10 @@ export function reportPathQuery(diags: Diagnostics, pathPointer: string, path: s
  * name is the template's; a path parameter named after the placeholder (what converters declare) becomes the
  * query parameter, keeping its schema and description; otherwise a required string is added.
  */
-export function withQueryTemplates(parameters: readonly ParameterModel[], templates: readonly QueryTemplate[]): ParameterModel[] {
+export function withQueryTemplates(
+  parameters: readonly ParameterModel[],
+  templates: readonly QueryTemplate[],
+): ParameterModel[] {
   const result = [...parameters];
   for (const { name, variable } of templates) {
     if (result.some((p) => p.in === 'query' && p.name === name)) {
@@ -68,9 +74,10 @@ export function withQueryTemplates(parameters: readonly ParameterModel[], templa
       continue;
     }
     const declared = result.findIndex((p) => p.in === 'path' && p.name === variable);
-    const query = declared === -1
-      ? createParameter({ name, in: 'query', required: true, schema: { type: 'string' } })
-      : { ...result[declared]!, name, in: 'query' as const, style: 'form' as const, explode: true };
+    const query =
+      declared === -1
+        ? createParameter({ name, in: 'query', required: true, schema: { type: 'string' } })
+        : { ...result[declared]!, name, in: 'query' as const, style: 'form' as const, explode: true };
     if (declared === -1) result.push(query);
     else result[declared] = query;
   }

@@ -19,7 +19,11 @@ export function mediaTypeRank(mediaType: string): { rank: number; kind: BodyKind
   if (mt.startsWith('multipart/')) return { rank: 3, kind: 'multipart' };
   if (mt === '*/*' || mt === 'application/*') return { rank: 4, kind: 'json' };
   if (mt.startsWith('text/')) return { rank: 5, kind: 'text' };
-  if (mt === 'application/octet-stream' || /^(image|audio|video|font)\//.test(mt) || /^application\/(pdf|zip|gzip|x-tar)/.test(mt)) {
+  if (
+    mt === 'application/octet-stream' ||
+    /^(image|audio|video|font)\//.test(mt) ||
+    /^application\/(pdf|zip|gzip|x-tar)/.test(mt)
+  ) {
     return { rank: 6, kind: 'binary' };
   }
   return { rank: UNKNOWN_MEDIA_RANK, kind: 'text' };
@@ -59,7 +63,11 @@ export function normalizeRequestBody(ctx: NormalizeContext, node: unknown, point
   const media = content[picked.mediaType];
   const mediaPointer = joinPointer(pointer, 'content', picked.mediaType);
   if (mediaTypeRank(picked.mediaType).rank === UNKNOWN_MEDIA_RANK) {
-    ctx.diags.info('OTM_UNSUPPORTED_MEDIA_TYPE', mediaPointer, `${picked.mediaType} bodies are sent as the text the caller gives`);
+    ctx.diags.info(
+      'OTM_UNSUPPORTED_MEDIA_TYPE',
+      mediaPointer,
+      `${picked.mediaType} bodies are sent as the text the caller gives`,
+    );
   }
   const rawSchema = isPlainObject(media) ? media['schema'] : undefined;
   const description = asString(body['description']);
@@ -86,10 +94,17 @@ interface ShapedBody {
   base64Text?: boolean;
 }
 
-function shapeBodySchema(ctx: NormalizeContext, kind: BodyKind, rawSchema: unknown, pointer: string, required: boolean): ShapedBody {
+function shapeBodySchema(
+  ctx: NormalizeContext,
+  kind: BodyKind,
+  rawSchema: unknown,
+  pointer: string,
+  required: boolean,
+): ShapedBody {
   if (kind === 'binary') {
     // `format: byte` is base64 text by the spec's own words: the API gets the text, not the bytes it encodes.
-    if (ctx.schemas.resolveRaw(rawSchema)?.['format'] === 'byte') return { kind: 'text', schema: { ...BASE64_TEXT_SCHEMA }, fileFields: [], base64Text: true };
+    if (ctx.schemas.resolveRaw(rawSchema)?.['format'] === 'byte')
+      return { kind: 'text', schema: { ...BASE64_TEXT_SCHEMA }, fileFields: [], base64Text: true };
     return { kind, schema: { ...FILE_INPUT_SCHEMA }, fileFields: [] };
   }
   if (kind === 'text') return { kind, schema: { type: 'string' }, fileFields: [] };
@@ -117,11 +132,16 @@ const BASE64_TEXT_SCHEMA: JsonSchema = {
  */
 const UNDESCRIBED_REQUIRED_BODY: JsonSchema = {
   type: ['object', 'array', 'string', 'number', 'boolean'],
-  description: 'Required by the API, which does not describe it: any JSON value but null; send {} when there is nothing to add.',
+  description:
+    'Required by the API, which does not describe it: any JSON value but null; send {} when there is nothing to add.',
 };
 
 /** Multipart properties that carry bytes become file inputs; the rest convert as usual. */
-function shapeMultipart(ctx: NormalizeContext, rawSchema: unknown, pointer: string): { schema: JsonSchema; fileFields: string[] } {
+function shapeMultipart(
+  ctx: NormalizeContext,
+  rawSchema: unknown,
+  pointer: string,
+): { schema: JsonSchema; fileFields: string[] } {
   const fields = multipartFields(ctx, rawSchema);
   if (!fields) return { schema: ctx.schemas.convert(rawSchema, pointer), fileFields: [] };
   const { properties } = fields;
@@ -150,14 +170,22 @@ function shapeMultipart(ctx: NormalizeContext, rawSchema: unknown, pointer: stri
  * The fields of a multipart body: its properties, and those of its `allOf` members (a common way to add a file
  * to a shared schema), each first definition winning; undefined when there are none to map.
  */
-function multipartFields(ctx: NormalizeContext, rawSchema: unknown, depth = 0): { properties: Record<string, unknown>; required: string[] } | undefined {
+function multipartFields(
+  ctx: NormalizeContext,
+  rawSchema: unknown,
+  depth = 0,
+): { properties: Record<string, unknown>; required: string[] } | undefined {
   const resolved = ctx.schemas.resolveRaw(rawSchema);
   if (!resolved || depth > 8) return undefined;
   const own = isPlainObject(resolved['properties']) ? resolved['properties'] : undefined;
-  const members = Array.isArray(resolved['allOf']) ? resolved['allOf'].map((m) => multipartFields(ctx, m, depth + 1)) : [];
+  const members = Array.isArray(resolved['allOf'])
+    ? resolved['allOf'].map((m) => multipartFields(ctx, m, depth + 1))
+    : [];
   if (!own && !members.some((m) => m !== undefined)) return undefined;
   const properties: Record<string, unknown> = { ...own };
-  const required = Array.isArray(resolved['required']) ? resolved['required'].filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(resolved['required'])
+    ? resolved['required'].filter((r): r is string => typeof r === 'string')
+    : [];
   for (const member of members) {
     if (!member) continue;
     for (const [name, prop] of Object.entries(member.properties)) if (!(name in properties)) properties[name] = prop;
@@ -169,7 +197,10 @@ function multipartFields(ctx: NormalizeContext, rawSchema: unknown, depth = 0): 
 function isBinary(schema: Record<string, unknown> | undefined): boolean {
   if (!schema) return false;
   if (schema['type'] === 'file') return true;
-  return (schema['type'] === 'string' || schema['type'] === undefined) && (schema['format'] === 'binary' || typeof schema['contentMediaType'] === 'string');
+  return (
+    (schema['type'] === 'string' || schema['type'] === undefined) &&
+    (schema['format'] === 'binary' || typeof schema['contentMediaType'] === 'string')
+  );
 }
 
 function withDescription(schema: JsonSchema, raw: Record<string, unknown> | undefined): JsonSchema {
@@ -195,11 +226,20 @@ function normalizeEncoding(encoding: unknown): BodyModel['encoding'] {
 export function swagger2Body(ctx: NormalizeContext, params: RawParameter[], consumes: string[]): BodyModel | undefined {
   const bodyParam = params.find((p) => p.raw['in'] === 'body');
   if (bodyParam) {
-    const picked = pickMediaType(consumes.length > 0 ? consumes : ['application/json']) ?? { mediaType: 'application/json', kind: 'json' as const };
+    const picked = pickMediaType(consumes.length > 0 ? consumes : ['application/json']) ?? {
+      mediaType: 'application/json',
+      kind: 'json' as const,
+    };
     const kind = picked.kind === 'form' || picked.kind === 'multipart' ? 'json' : picked.kind;
     const mediaType = kind === 'json' && picked.kind !== 'json' ? 'application/json' : picked.mediaType;
     const required = bodyParam.raw['required'] === true;
-    const shaped = shapeBodySchema(ctx, kind, bodyParam.raw['schema'], joinPointer(bodyParam.pointer, 'schema'), required);
+    const shaped = shapeBodySchema(
+      ctx,
+      kind,
+      bodyParam.raw['schema'],
+      joinPointer(bodyParam.pointer, 'schema'),
+      required,
+    );
     const description = asString(bodyParam.raw['description']);
     return createBody({
       mediaType,
@@ -230,7 +270,20 @@ function swagger2FormBody(ctx: NormalizeContext, formParams: RawParameter[], con
       properties[name] = withDescription(FILE_INPUT_SCHEMA, raw);
     } else {
       const source: Record<string, unknown> = {};
-      for (const key of ['type', 'format', 'items', 'enum', 'default', 'maximum', 'minimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems']) {
+      for (const key of [
+        'type',
+        'format',
+        'items',
+        'enum',
+        'default',
+        'maximum',
+        'minimum',
+        'maxLength',
+        'minLength',
+        'pattern',
+        'maxItems',
+        'minItems',
+      ]) {
         if (raw[key] !== undefined) source[key] = raw[key];
       }
       const schema = ctx.schemas.convert(source, pointer);

@@ -3,10 +3,16 @@ import { joinPointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
 import { derefObject, type NormalizeContext } from './context.js';
 
-export function successMediaType(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): string | undefined {
+export function successMediaType(
+  ctx: NormalizeContext,
+  op: Record<string, unknown>,
+  pointer: string,
+): string | undefined {
   const responses = op['responses'];
   if (!isPlainObject(responses)) return undefined;
-  const codes = Object.keys(responses).filter((c) => /^2/.test(c)).sort();
+  const codes = Object.keys(responses)
+    .filter((c) => /^2/.test(c))
+    .sort();
   const code = codes[0] ?? (responses['default'] !== undefined ? 'default' : undefined);
   if (code === undefined) return undefined;
   if (ctx.dialect === 'swagger-2.0') {
@@ -31,17 +37,25 @@ export interface SuccessResponse {
 }
 
 /** The 2xx responses, lowest code first, resolved. */
-export function successResponses(ctx: NormalizeContext, op: Record<string, unknown>, pointer: string): SuccessResponse[] {
+export function successResponses(
+  ctx: NormalizeContext,
+  op: Record<string, unknown>,
+  pointer: string,
+): SuccessResponse[] {
   const responses = op['responses'];
   if (!isPlainObject(responses)) return [];
   const result: SuccessResponse[] = [];
-  for (const code of Object.keys(responses).filter((c) => /^2/.test(c)).sort()) {
+  for (const code of Object.keys(responses)
+    .filter((c) => /^2/.test(c))
+    .sort()) {
     const response = derefObject(ctx, responses[code], joinPointer(pointer, 'responses', code));
     if (!response) continue;
     const content = response['content'];
     const mediaType = isPlainObject(content) ? Object.keys(content).find((m) => /json/i.test(m)) : undefined;
     const media = mediaType && isPlainObject(content) ? content[mediaType] : undefined;
-    result.push(mediaType && isPlainObject(media) ? { code, response, json: { mediaType, media } } : { code, response });
+    result.push(
+      mediaType && isPlainObject(media) ? { code, response, json: { mediaType, media } } : { code, response },
+    );
   }
   return result;
 }

@@ -7,7 +7,11 @@ import { asString, derefObject, type NormalizeContext } from './context.js';
 export function normalizeSecuritySchemes(ctx: NormalizeContext): SecuritySchemeModel[] {
   const is2 = ctx.dialect === 'swagger-2.0';
   const components = ctx.document['components'];
-  const container = is2 ? ctx.document['securityDefinitions'] : isPlainObject(components) ? components['securitySchemes'] : undefined;
+  const container = is2
+    ? ctx.document['securityDefinitions']
+    : isPlainObject(components)
+      ? components['securitySchemes']
+      : undefined;
   if (!isPlainObject(container)) return [];
   const base = is2 ? '#/securityDefinitions' : '#/components/securitySchemes';
   const result: SecuritySchemeModel[] = [];
@@ -15,8 +19,18 @@ export function normalizeSecuritySchemes(ctx: NormalizeContext): SecuritySchemeM
     const raw = derefObject(ctx, node, joinPointer(base, name));
     if (!raw) continue;
     const scheme = toScheme(name, raw);
-    if (!scheme) ctx.diags.warn('OTM_SECURITY_UNSUPPORTED', joinPointer(base, name), `security scheme type ${String(raw['type'])} is not supported`);
-    else if (scheme.type === 'mutualTLS') ctx.diags.warn('OTM_SECURITY_UNSUPPORTED', joinPointer(base, name), 'mutualTLS: the generated server sends no client certificate; requests that need one fail');
+    if (!scheme)
+      ctx.diags.warn(
+        'OTM_SECURITY_UNSUPPORTED',
+        joinPointer(base, name),
+        `security scheme type ${String(raw['type'])} is not supported`,
+      );
+    else if (scheme.type === 'mutualTLS')
+      ctx.diags.warn(
+        'OTM_SECURITY_UNSUPPORTED',
+        joinPointer(base, name),
+        'mutualTLS: the generated server sends no client certificate; requests that need one fail',
+      );
     if (scheme) result.push(scheme);
   }
   return result;
@@ -55,7 +69,12 @@ function toScheme(name: string, raw: Record<string, unknown>): SecuritySchemeMod
  */
 function clientCredentialsFlow(raw: Record<string, unknown>): SecuritySchemeModel['clientCredentials'] {
   const flows = raw['flows'];
-  const flow = isPlainObject(flows) && isPlainObject(flows['clientCredentials']) ? flows['clientCredentials'] : raw['flow'] === 'application' ? raw : undefined;
+  const flow =
+    isPlainObject(flows) && isPlainObject(flows['clientCredentials'])
+      ? flows['clientCredentials']
+      : raw['flow'] === 'application'
+        ? raw
+        : undefined;
   const tokenUrl = flow ? asString(flow['tokenUrl']) : undefined;
   if (!flow || !tokenUrl) return undefined;
   const scopes = isPlainObject(flow['scopes']) ? Object.keys(flow['scopes']) : [];
@@ -63,14 +82,24 @@ function clientCredentialsFlow(raw: Record<string, unknown>): SecuritySchemeMode
 }
 
 /** `[{a: [], b: []}, {c: []}]` → `[['a','b'], ['c']]`: alternatives (OR) of scheme lists (AND). */
-export function normalizeRequirements(ctx: NormalizeContext, security: unknown, pointer: string, known: ReadonlySet<string>): string[][] | undefined {
+export function normalizeRequirements(
+  ctx: NormalizeContext,
+  security: unknown,
+  pointer: string,
+  known: ReadonlySet<string>,
+): string[][] | undefined {
   if (!Array.isArray(security)) return undefined;
   const alternatives: string[][] = [];
   security.forEach((requirement, i) => {
     if (!isPlainObject(requirement)) return;
     const names = Object.keys(requirement);
     for (const n of names) {
-      if (!known.has(n)) ctx.diags.warn('OTM_SECURITY_UNKNOWN', joinPointer(pointer, i, n), `security requirement names unknown scheme ${n}`);
+      if (!known.has(n))
+        ctx.diags.warn(
+          'OTM_SECURITY_UNKNOWN',
+          joinPointer(pointer, i, n),
+          `security requirement names unknown scheme ${n}`,
+        );
     }
     alternatives.push(names.filter((n) => known.has(n)));
   });

@@ -33,7 +33,11 @@ function substituteVariables(ctx: NormalizeContext, url: string, variables: unkn
     const variable = isPlainObject(variables) ? variables[name] : undefined;
     const value = isPlainObject(variable) ? variable['default'] : undefined;
     if (value === undefined || value === null) {
-      ctx.diags.warn('OTM_SERVER_VARIABLE', joinPointer(pointer, 'variables', name), `server variable {${name}} has no default`);
+      ctx.diags.warn(
+        'OTM_SERVER_VARIABLE',
+        joinPointer(pointer, 'variables', name),
+        `server variable {${name}} has no default`,
+      );
       return match;
     }
     return String(value);

@@ -35,7 +35,11 @@ export function readXMcp(sources: XMcpSources, diags: Diagnostics): XMcpModel | 
     }
     if (level.value === true) break;
     if (!isPlainObject(level.value)) {
-      diags.warn('OTM_X_MCP_INVALID', level.pointer, `x-mcp must be false, true or an object, got ${JSON.stringify(level.value)}; ignored`);
+      diags.warn(
+        'OTM_X_MCP_INVALID',
+        level.pointer,
+        `x-mcp must be false, true or an object, got ${JSON.stringify(level.value)}; ignored`,
+      );
       continue;
     }
     // An object includes; its overrides only make sense on an operation.
@@ -59,12 +63,22 @@ function overrides(value: Record<string, unknown>, pointer: string, diags: Diagn
       }
       const annotations: NonNullable<XMcpModel['annotations']> = {};
       for (const [hint, flag] of Object.entries(field)) {
-        if ((HINTS as readonly string[]).includes(hint) && typeof flag === 'boolean') annotations[hint as (typeof HINTS)[number]] = flag;
-        else diags.warn('OTM_X_MCP_INVALID', joinPointer(at, hint), `x-mcp annotations take ${HINTS.join(', ')} as booleans; ${hint} ignored`);
+        if ((HINTS as readonly string[]).includes(hint) && typeof flag === 'boolean')
+          annotations[hint as (typeof HINTS)[number]] = flag;
+        else
+          diags.warn(
+            'OTM_X_MCP_INVALID',
+            joinPointer(at, hint),
+            `x-mcp annotations take ${HINTS.join(', ')} as booleans; ${hint} ignored`,
+          );
       }
       if (Object.keys(annotations).length > 0) result.annotations = annotations;
     } else {
-      diags.warn('OTM_X_MCP_INVALID', at, `unknown x-mcp field ${key}; ignored (name, title, description, annotations)`);
+      diags.warn(
+        'OTM_X_MCP_INVALID',
+        at,
+        `unknown x-mcp field ${key}; ignored (name, title, description, annotations)`,
+      );
     }
   }
   return result;

@@ -26,7 +26,9 @@ export function profileListingJson(catalog: Catalog, name: ProfileName): string 
 /** One summary line per profile: `cursor: 12 of 18 tools lowered (inline-refs 12, merge-unions 3), hybrid (cap 40)`. */
 export function formatProfileReports(reports: readonly ProfileLoweringReport[], serverMode: string): string[] {
   return reports.map((r) => {
-    const rules = Object.entries(r.rules).map(([rule, n]) => `${rule} ${n}`).join(', ');
+    const rules = Object.entries(r.rules)
+      .map(([rule, n]) => `${rule} ${n}`)
+      .join(', ');
     const mode = r.mode === serverMode ? '' : `; lists ${r.mode} (over the host's ${r.maxTools} tools)`;
     return `    ${r.profile}: ${r.lowered} of ${r.tools} tools lowered${rules ? ` (${rules})` : ''}${mode}`;
   });

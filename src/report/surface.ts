@@ -29,7 +29,11 @@ export interface SurfaceReport {
 }
 
 /** `listedInModeAll`: every catalog tool's tools/list entry, stringified. */
-export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly string[], serverKey: string): Promise<SurfaceReport> {
+export async function surfaceReport(
+  catalog: Catalog,
+  listedInModeAll: readonly string[],
+  serverKey: string,
+): Promise<SurfaceReport> {
   const names = catalog.tools.map((t) => t.name);
   const { direct, meta } = modeListing(catalog, names, catalog.toolMode);
   const listedNames = [...direct.map((i) => names[i]!), ...meta.map((t) => t.name)];
@@ -44,7 +48,11 @@ export async function surfaceReport(catalog: Catalog, listedInModeAll: readonly 
     serverKey,
     toolNameBudget: toolNameBudget(serverKey),
     // Every tool, listed or not: MCP_TOOL_MODE can switch the mode at run time.
-    namesOverHostLimits: [...names, ...META_TOOL_NAMES].map((name) => ({ name, hosts: hostsRefusing(serverKey, name).map((r) => r.host) })).filter((n) => n.hosts.length > 0),
-    clientLimitsExceeded: CLIENT_TOOL_LIMITS.filter((l) => listedNames.length > l.maxTools).map((l) => `${l.client} (${l.maxTools})`),
+    namesOverHostLimits: [...names, ...META_TOOL_NAMES]
+      .map((name) => ({ name, hosts: hostsRefusing(serverKey, name).map((r) => r.host) }))
+      .filter((n) => n.hosts.length > 0),
+    clientLimitsExceeded: CLIENT_TOOL_LIMITS.filter((l) => listedNames.length > l.maxTools).map(
+      (l) => `${l.client} (${l.maxTools})`,
+    ),
   };
 }

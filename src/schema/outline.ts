@@ -16,7 +16,11 @@ export interface OutputOutline {
   wrap: boolean;
 }
 
-export function outlineOutputSchema(raw: unknown, resolve: ResolveRaw, memo?: Map<object, OutputOutline | undefined>): OutputOutline | undefined {
+export function outlineOutputSchema(
+  raw: unknown,
+  resolve: ResolveRaw,
+  memo?: Map<object, OutputOutline | undefined>,
+): OutputOutline | undefined {
   const root = resolve(raw);
   if (!root) return undefined;
   if (memo?.has(root)) return memo.get(root);
@@ -30,11 +34,21 @@ function outlineOf(root: Record<string, unknown>, resolve: ResolveRaw): OutputOu
   if (merged) return { schema: { type: 'object', properties: merged }, wrap: false };
   const type = primaryType(root);
   if (type === undefined || type === 'object') return undefined;
-  return { schema: { type: 'object', properties: { result: { description: `The response (${type === 'array' ? 'an array' : `a ${type}`}).` } } }, wrap: true };
+  return {
+    schema: {
+      type: 'object',
+      properties: { result: { description: `The response (${type === 'array' ? 'an array' : `a ${type}`}).` } },
+    },
+    wrap: true,
+  };
 }
 
 /** Properties of an object schema, following refs and allOf; undefined when the root is not a plain object. */
-function mergedObject(schema: Record<string, unknown>, resolve: ResolveRaw, depth = 0): Record<string, JsonSchema> | undefined {
+function mergedObject(
+  schema: Record<string, unknown>,
+  resolve: ResolveRaw,
+  depth = 0,
+): Record<string, JsonSchema> | undefined {
   if (depth > 8) return undefined;
   const props: Record<string, JsonSchema> = {};
   let isObject = primaryType(schema) === 'object' || isPlainObject(schema['properties']);
@@ -54,7 +68,9 @@ function mergedObject(schema: Record<string, unknown>, resolve: ResolveRaw, dept
       for (const [name, outline] of Object.entries(memberProps)) if (!(name in props)) props[name] = outline;
     }
   }
-  return isObject && (Object.keys(props).length > 0 || schema['oneOf'] === undefined && schema['anyOf'] === undefined) ? props : undefined;
+  return isObject && (Object.keys(props).length > 0 || (schema['oneOf'] === undefined && schema['anyOf'] === undefined))
+    ? props
+    : undefined;
 }
 
 function propertyOutline(schema: Record<string, unknown> | undefined): JsonSchema {

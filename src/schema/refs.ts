@@ -48,7 +48,8 @@ export function directDefRefs(schema: unknown, into = new Set<string>()): Set<st
     for (const item of schema) directDefRefs(item, into);
   } else if (schema !== null && typeof schema === 'object') {
     for (const [key, value] of Object.entries(schema)) {
-      if (key === '$ref' && typeof value === 'string' && value.startsWith(DEF_PREFIX)) into.add(value.slice(DEF_PREFIX.length));
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(DEF_PREFIX))
+        into.add(value.slice(DEF_PREFIX.length));
       else directDefRefs(value, into);
     }
   }

@@ -5,9 +5,22 @@ import { isPlainObject } from '../util/stable.js';
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 
 const COPIED_AS_IS = [
-  'format', 'default', 'const', 'multipleOf', 'maximum', 'minimum', 'maxLength', 'minLength',
-  'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties', 'deprecated',
-  'contentMediaType', 'contentEncoding',
+  'format',
+  'default',
+  'const',
+  'multipleOf',
+  'maximum',
+  'minimum',
+  'maxLength',
+  'minLength',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
+  'deprecated',
+  'contentMediaType',
+  'contentEncoding',
 ] as const;
 
 /** Normalizes `type`: Swagger's `file` becomes a binary string; unknown names are dropped. */
@@ -62,7 +75,10 @@ function matchesType(value: unknown, type: string): boolean {
 
 /** OpenAPI 3.0 (draft-04 style) uses booleans for exclusive bounds; 2020-12 uses the bound itself. */
 function copyExclusiveBounds(source: Record<string, unknown>, target: JsonSchema): void {
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     const value = source[flag];
     if (typeof value === 'number') target[flag] = value;
     else if (value === true && typeof source[bound] === 'number') {

@@ -39,7 +39,11 @@ export class SchemaConverter {
   /** Nesting depth of the conversion under way, refs followed included (a chain of refs nests too). */
   private depth = 0;
   /** The conversion under way (from depth 0): the objects being converted, those converted, repeats (see aliasing). */
-  private converting: { chain: Set<object>; seen: WeakSet<object>; repeats: number } = { chain: new Set(), seen: new WeakSet(), repeats: 0 };
+  private converting: { chain: Set<object>; seen: WeakSet<object>; repeats: number } = {
+    chain: new Set(),
+    seen: new WeakSet(),
+    repeats: 0,
+  };
 
   constructor(
     private readonly document: Record<string, unknown>,
@@ -74,7 +78,11 @@ export class SchemaConverter {
   private aliasing(schema: Record<string, unknown>, pointer: string): JsonSchema | undefined {
     const { chain, seen } = this.converting;
     if (chain.has(schema)) {
-      this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, 'the schema contains itself (a YAML alias inside its own anchor); it is accepted free-form here');
+      this.diags.info(
+        'OTM_SCHEMA_SIMPLIFIED',
+        pointer,
+        'the schema contains itself (a YAML alias inside its own anchor); it is accepted free-form here',
+      );
       return { description: 'Free-form value (the spec nests this schema inside itself)' };
     }
     if (!seen.has(schema)) {
@@ -82,13 +90,24 @@ export class SchemaConverter {
       return undefined;
     }
     if (++this.converting.repeats <= MAX_ALIAS_REPEATS) return undefined;
-    if (this.converting.repeats === MAX_ALIAS_REPEATS + 1) this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `YAML aliases repeat schemas here more than ${MAX_ALIAS_REPEATS} times; further repeats are accepted free-form`);
+    if (this.converting.repeats === MAX_ALIAS_REPEATS + 1)
+      this.diags.info(
+        'OTM_SCHEMA_SIMPLIFIED',
+        pointer,
+        `YAML aliases repeat schemas here more than ${MAX_ALIAS_REPEATS} times; further repeats are accepted free-form`,
+      );
     return { description: 'Free-form value (the spec repeats this schema through YAML aliases too often)' };
   }
 
   private tooDeep(pointer: string): JsonSchema {
-    this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `the schema is nested more than ${MAX_CONVERSION_DEPTH} levels deep here; deeper values are accepted free-form`);
-    return { description: `Free-form value (the spec nests its schema more than ${MAX_CONVERSION_DEPTH} levels deep here)` };
+    this.diags.info(
+      'OTM_SCHEMA_SIMPLIFIED',
+      pointer,
+      `the schema is nested more than ${MAX_CONVERSION_DEPTH} levels deep here; deeper values are accepted free-form`,
+    );
+    return {
+      description: `Free-form value (the spec nests its schema more than ${MAX_CONVERSION_DEPTH} levels deep here)`,
+    };
   }
 
   /**
@@ -141,31 +160,44 @@ export class SchemaConverter {
     if (type !== undefined) target['type'] = type;
     copyScalarKeywords(source, target);
     if (typeof source['pattern'] === 'string' && target['pattern'] === undefined) {
-      this.diags.info('OTM_SCHEMA_SIMPLIFIED', pointer, `pattern ${JSON.stringify(source['pattern'])} is not a valid ECMAScript regular expression; it is left out`);
+      this.diags.info(
+        'OTM_SCHEMA_SIMPLIFIED',
+        pointer,
+        `pattern ${JSON.stringify(source['pattern'])} is not a valid ECMAScript regular expression; it is left out`,
+      );
     }
     this.copyDescription(source, target);
     this.copyExample(source, target);
     this.convertStructure(source, target, pointer);
     const combined = this.convertComposition(source, target, pointer);
-    if (type === 'array' && combined['items'] === undefined && combined['prefixItems'] === undefined) combined['items'] = {};
+    if (type === 'array' && combined['items'] === undefined && combined['prefixItems'] === undefined)
+      combined['items'] = {};
     const nullable = source['nullable'] === true || source['x-nullable'] === true;
     return nullable ? applyNullable(combined) : combined;
   }
 
   private copyDescription(source: Record<string, unknown>, target: JsonSchema): void {
-    const text = [source['description'], source['title']].find((t): t is string => typeof t === 'string' && t.trim() !== '');
+    const text = [source['description'], source['title']].find(
+      (t): t is string => typeof t === 'string' && t.trim() !== '',
+    );
     if (text) target['description'] = firstSentence(text);
   }
 
   private copyExample(source: Record<string, unknown>, target: JsonSchema): void {
-    const examples = Array.isArray(source['examples']) ? source['examples'] : source['example'] !== undefined ? [source['example']] : [];
+    const examples = Array.isArray(source['examples'])
+      ? source['examples']
+      : source['example'] !== undefined
+        ? [source['example']]
+        : [];
     const small = examples.filter((e) => e !== null && jsonFitsIn(e, MAX_EXAMPLE_JSON)).slice(0, 2);
     if (small.length > 0) target['examples'] = small;
   }
 
   private convertStructure(source: Record<string, unknown>, target: JsonSchema, pointer: string): void {
     const properties = source['properties'];
-    const declaredRequired = Array.isArray(source['required']) ? source['required'].filter((r): r is string => typeof r === 'string') : [];
+    const declaredRequired = Array.isArray(source['required'])
+      ? source['required'].filter((r): r is string => typeof r === 'string')
+      : [];
     if (isPlainObject(properties) || declaredRequired.length > 0) {
       const converted: Record<string, JsonSchema> = {};
       const readOnly = new Set<string>();
@@ -178,14 +210,18 @@ export class SchemaConverter {
       // spec slip). Either way the API requires it: declare it free-form here (the members still constrain
       // it), rather than drop the requirement.
       for (const name of required) {
-        if (!(name in converted)) converted[name] = hasComposition(source) ? {} : { description: 'Required by the API (not described by the spec).' };
+        if (!(name in converted))
+          converted[name] = hasComposition(source)
+            ? {}
+            : { description: 'Required by the API (not described by the spec).' };
       }
       if (Object.keys(converted).length > 0 || isPlainObject(properties)) target['properties'] = converted;
       if (required.length > 0) target['required'] = required;
     }
     const additional = source['additionalProperties'];
     if (typeof additional === 'boolean') target['additionalProperties'] = additional;
-    else if (isPlainObject(additional)) target['additionalProperties'] = this.convert(additional, joinPointer(pointer, 'additionalProperties'));
+    else if (isPlainObject(additional))
+      target['additionalProperties'] = this.convert(additional, joinPointer(pointer, 'additionalProperties'));
     if (isPlainObject(source['patternProperties'])) {
       const converted: Record<string, JsonSchema> = {};
       for (const [pattern, s] of Object.entries(source['patternProperties'])) {
@@ -194,10 +230,13 @@ export class SchemaConverter {
       target['patternProperties'] = converted;
     }
     const items = source['items'];
-    if (Array.isArray(items)) target['prefixItems'] = items.map((s, i) => this.convert(s, joinPointer(pointer, 'items', i)));
+    if (Array.isArray(items))
+      target['prefixItems'] = items.map((s, i) => this.convert(s, joinPointer(pointer, 'items', i)));
     else if (items !== undefined) target['items'] = this.convert(items, joinPointer(pointer, 'items'));
     if (Array.isArray(source['prefixItems'])) {
-      target['prefixItems'] = source['prefixItems'].map((s, i) => this.convert(s, joinPointer(pointer, 'prefixItems', i)));
+      target['prefixItems'] = source['prefixItems'].map((s, i) =>
+        this.convert(s, joinPointer(pointer, 'prefixItems', i)),
+      );
     }
   }
 
@@ -211,7 +250,9 @@ export class SchemaConverter {
     if (source['not'] !== undefined) target['not'] = this.convert(source['not'], joinPointer(pointer, 'not'));
     const allOf = source['allOf'];
     if (!Array.isArray(allOf) || allOf.length === 0) return target;
-    const members = allOf.map((m, i) => this.convert(m, joinPointer(pointer, 'allOf', i))).filter((m) => !isEmptySchema(m));
+    const members = allOf
+      .map((m, i) => this.convert(m, joinPointer(pointer, 'allOf', i)))
+      .filter((m) => !isEmptySchema(m));
     const merged = mergeAllOf(isEmptySchema(withoutDescription(target)) ? members : [...members, target]);
     if (merged && isEmptySchema(withoutDescription(target))) {
       if (target['description'] !== undefined) merged['description'] = target['description'];
@@ -244,7 +285,10 @@ function withoutDescription(schema: JsonSchema): JsonSchema {
 }
 
 export function trimDescription(text: string, max = MAX_SCHEMA_DESCRIPTION): string {
-  const clean = plainPunctuation(text).trim().replace(/\r\n/g, '\n').replace(/\n{3,}/g, '\n\n');
+  const clean = plainPunctuation(text)
+    .trim()
+    .replace(/\r\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n');
   if (clean.length <= max) return clean;
   const cut = clean.slice(0, max);
   const sentenceEnd = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.\n'));
@@ -304,7 +348,7 @@ export function firstSentence(text: string, max = MAX_NESTED_DESCRIPTION): strin
 
 /** Index of the period ending the first sentence: one followed by the end, or by a space and a capital letter. */
 function sentenceEnd(text: string): number {
-  const pattern = /[.!?](?=$|\s+[A-Z`"'(\[])/g;
+  const pattern = /[.!?](?=$|\s+[A-Z`"'([])/g;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     const before = text.slice(Math.max(0, match.index - 4), match.index + 1).toLowerCase();
     if (!/(\be\.g\.|\bi\.e\.|\betc\.|\bvs\.)$/.test(before)) return match.index;

@@ -27,7 +27,11 @@ export function assignArgumentNames(parameters: readonly ParameterModel[], hasBo
     if (taken.has(arg)) arg = uniqueName(`${valid}_${param.in}`, taken);
     taken.add(arg);
     if (arg !== param.name) {
-      renamed.push({ from: `${param.in} ${param.name}`, to: arg, why: valid === arg ? 'not a valid property name' : 'name used by another argument' });
+      renamed.push({
+        from: `${param.in} ${param.name}`,
+        to: arg,
+        why: valid === arg ? 'not a valid property name' : 'name used by another argument',
+      });
     }
     return { param, arg };
   });

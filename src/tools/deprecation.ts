@@ -5,5 +5,9 @@ import type { ToolModel } from '../ir/types.js';
  * "deprecated: use the 'watch' parameter with a list operation instead").
  */
 export function isDeprecated(tool: ToolModel): boolean {
-  return tool.deprecated || /^\s*(deprecated\b|\[deprecated\])/i.test(tool.description) || /\bdeprecated:/i.test(tool.description);
+  return (
+    tool.deprecated ||
+    /^\s*(deprecated\b|\[deprecated\])/i.test(tool.description) ||
+    /\bdeprecated:/i.test(tool.description)
+  );
 }

@@ -26,10 +26,22 @@ export interface HostNameRule {
 }
 
 export const HOST_NAME_RULES: readonly HostNameRule[] = [
-  { host: 'Claude Code', rule: 'mcp__<key>__<tool> ≤ 64', maxToolName: (key) => 64 - 'mcp__'.length - key.length - '__'.length },
-  { host: 'Codex', rule: 'mcp__<key>__<tool> ≤ 64', maxToolName: (key) => 64 - 'mcp__'.length - key.length - '__'.length },
+  {
+    host: 'Claude Code',
+    rule: 'mcp__<key>__<tool> ≤ 64',
+    maxToolName: (key) => 64 - 'mcp__'.length - key.length - '__'.length,
+  },
+  {
+    host: 'Codex',
+    rule: 'mcp__<key>__<tool> ≤ 64',
+    maxToolName: (key) => 64 - 'mcp__'.length - key.length - '__'.length,
+  },
   { host: 'Cursor', rule: '<key> + <tool> < 60', maxToolName: (key) => 59 - key.length },
-  { host: 'Gemini CLI', rule: 'mcp_<key>_<tool> ≤ 63', maxToolName: (key) => 63 - 'mcp_'.length - key.length - '_'.length },
+  {
+    host: 'Gemini CLI',
+    rule: 'mcp_<key>_<tool> ≤ 63',
+    maxToolName: (key) => 63 - 'mcp_'.length - key.length - '_'.length,
+  },
 ];
 
 /** The MCP name rule's own cap (naming.ts TOOL_NAME_PATTERN). */

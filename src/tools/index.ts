@@ -11,7 +11,11 @@ export interface MapToolsOptions {
   maxNameLength?: number;
 }
 
-export function mapTools(api: ApiModel, diags: Diagnostics, options: MapToolsOptions = { outputSchemas: true }): ToolModel[] {
+export function mapTools(
+  api: ApiModel,
+  diags: Diagnostics,
+  options: MapToolsOptions = { outputSchemas: true },
+): ToolModel[] {
   // The meta-tools' names are taken in every mode, since MCP_TOOL_MODE can switch modes at run time.
   const registry = new NameRegistry(options.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH);
   for (const reserved of META_TOOL_NAMES) registry.claim(reserved);
@@ -19,14 +23,27 @@ export function mapTools(api: ApiModel, diags: Diagnostics, options: MapToolsOpt
   return api.operations.map((op) => {
     if (op.operationId) {
       const first = seenIds.get(op.operationId);
-      if (first) diags.warn('OTM_DUPLICATE_OPERATION_ID', op.pointer, `operationId ${op.operationId} is also used at ${first}`);
+      if (first)
+        diags.warn('OTM_DUPLICATE_OPERATION_ID', op.pointer, `operationId ${op.operationId} is also used at ${first}`);
       else seenIds.set(op.operationId, op.pointer);
     }
     const base = baseToolName(op.operationId, op.method, op.path);
     const name = registry.claim(base);
-    if (op.operationId && name !== op.operationId) diags.info('OTM_TOOL_RENAMED', op.pointer, `operationId ${op.operationId} is tool ${name}`);
+    if (op.operationId && name !== op.operationId)
+      diags.info('OTM_TOOL_RENAMED', op.pointer, `operationId ${op.operationId} is tool ${name}`);
     // A name cut to fit (not merely suffixed `_2`) keeps the full one in its title.
     const shortenedFrom = name.startsWith(base) ? undefined : (op.operationId ?? base);
-    return mapOperation(op, name, { defs: api.schemas, globalSecurity: api.security, securitySchemes: api.securitySchemes, diags, outputSchemas: options.outputSchemas }, shortenedFrom);
+    return mapOperation(
+      op,
+      name,
+      {
+        defs: api.schemas,
+        globalSecurity: api.security,
+        securitySchemes: api.securitySchemes,
+        diags,
+        outputSchemas: options.outputSchemas,
+      },
+      shortenedFrom,
+    );
   });
 }

@@ -1,6 +1,13 @@
 /** OperationModel → ToolModel: what the model sees (name, description, inputSchema) and the request plan. */
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import type { JsonSchema, OperationModel, ParameterModel, RequestPlan, SecuritySchemeModel, ToolModel } from '../ir/types.js';
+import type {
+  JsonSchema,
+  OperationModel,
+  ParameterModel,
+  RequestPlan,
+  SecuritySchemeModel,
+  ToolModel,
+} from '../ir/types.js';
 import { createParameter } from '../ir/factory.js';
 import { transitiveDefs } from '../schema/refs.js';
 import { plainPunctuation, trimDescription } from '../schema/to-json-schema.js';
@@ -29,7 +36,8 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
   const security = op.security ?? ctx.globalSecurity;
   const parameters = withoutSuppliedHeaders(withMissingPathParams(op, diags), op, security, ctx.securitySchemes);
   const names = assignArgumentNames(parameters, op.body !== undefined);
-  for (const r of names.renamed) diags.info('OTM_PARAM_RENAMED', op.pointer, `${r.from} is argument ${r.to} (${r.why})`);
+  for (const r of names.renamed)
+    diags.info('OTM_PARAM_RENAMED', op.pointer, `${r.from} is argument ${r.to} (${r.why})`);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const { param, arg } of names.params) {
@@ -50,7 +58,9 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
     description: withBodyUsage(toolDescription(op), op.body, names.body),
     inputSchema,
     defs: transitiveDefs(inputSchema, defs),
-    ...(op.output && ctx.outputSchemas ? { outputSchema: op.output.schema, ...(op.output.wrap ? { wrapOutput: true } : {}) } : {}),
+    ...(op.output && ctx.outputSchemas
+      ? { outputSchema: op.output.schema, ...(op.output.wrap ? { wrapOutput: true } : {}) }
+      : {}),
     annotations: annotationsFor(op.method),
     request: requestPlan(op, names.params, names.body),
     ...(security ? { security } : {}),
@@ -61,7 +71,11 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
   };
 }
 
-function requestPlan(op: OperationModel, params: Array<{ param: ParameterModel; arg: string }>, bodyArg: string | undefined): RequestPlan {
+function requestPlan(
+  op: OperationModel,
+  params: Array<{ param: ParameterModel; arg: string }>,
+  bodyArg: string | undefined,
+): RequestPlan {
   const plan: RequestPlan = {
     method: op.method.toUpperCase(),
     path: op.requestPath ?? op.path,
@@ -93,9 +107,19 @@ function bodyPlan(op: OperationModel, arg: string, contentTypeRequired: boolean)
 /** Every `{name}` in the path needs an argument; a spec that forgets to declare one still gets a usable tool. */
 function withMissingPathParams(op: OperationModel, diags: Diagnostics): ParameterModel[] {
   const declared = new Set(op.parameters.filter((p) => p.in === 'path').map((p) => p.name));
-  const missing = [...(op.requestPath ?? op.path).split('?')[0]!.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!).filter((n) => !declared.has(n));
-  for (const name of missing) diags.warn('OTM_PATH_PARAM_MISSING', op.pointer, `path variable {${name}} is not declared; it is accepted as a required string`);
-  return [...op.parameters, ...missing.map((name) => createParameter({ name, in: 'path', required: true, schema: { type: 'string' } }))];
+  const missing = [...(op.requestPath ?? op.path).split('?')[0]!.matchAll(/\{([^}]+)\}/g)]
+    .map((m) => m[1]!)
+    .filter((n) => !declared.has(n));
+  for (const name of missing)
+    diags.warn(
+      'OTM_PATH_PARAM_MISSING',
+      op.pointer,
+      `path variable {${name}} is not declared; it is accepted as a required string`,
+    );
+  return [
+    ...op.parameters,
+    ...missing.map((name) => createParameter({ name, in: 'path', required: true, schema: { type: 'string' } })),
+  ];
 }
 
 /**
@@ -103,10 +127,20 @@ function withMissingPathParams(op: OperationModel, diags: Diagnostics): Paramete
  * security schemes already set them; elsewhere (an API that documents its auth header as a parameter) they
  * stay arguments.
  */
-function withoutSuppliedHeaders(params: ParameterModel[], op: OperationModel, security: string[][] | undefined, schemes: readonly SecuritySchemeModel[]): ParameterModel[] {
+function withoutSuppliedHeaders(
+  params: ParameterModel[],
+  op: OperationModel,
+  security: string[][] | undefined,
+  schemes: readonly SecuritySchemeModel[],
+): ParameterModel[] {
   const used = new Set((security ?? []).flat());
   const authBySecurity = schemes.some(
-    (s) => used.has(s.name) && (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect' || (s.type === 'apiKey' && s.in === 'header' && s.paramName?.toLowerCase() === 'authorization')),
+    (s) =>
+      used.has(s.name) &&
+      (s.type === 'http' ||
+        s.type === 'oauth2' ||
+        s.type === 'openIdConnect' ||
+        (s.type === 'apiKey' && s.in === 'header' && s.paramName?.toLowerCase() === 'authorization')),
   );
   return params.filter((p) => {
     if (p.in !== 'header') return true;
@@ -134,8 +168,10 @@ function toolDescription(op: OperationModel): string {
  */
 function withBodyUsage(description: string, body: OperationModel['body'], arg: string | undefined): string {
   if (!body || !arg) return description;
-  if (body.encodingKind === 'binary') return `${description}\n\nRequest body (${body.mediaType}): raw bytes; pass them base64-encoded as \`${arg}: { base64 }\`; they are decoded and sent as bytes.`;
-  if (body.base64Text) return `${description}\n\nRequest body (${body.mediaType}): base64 text; pass it as the string \`${arg}\`; it is sent as is, not decoded.`;
+  if (body.encodingKind === 'binary')
+    return `${description}\n\nRequest body (${body.mediaType}): raw bytes; pass them base64-encoded as \`${arg}: { base64 }\`; they are decoded and sent as bytes.`;
+  if (body.base64Text)
+    return `${description}\n\nRequest body (${body.mediaType}): base64 text; pass it as the string \`${arg}\`; it is sent as is, not decoded.`;
   return description;
 }
 

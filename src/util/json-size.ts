@@ -22,7 +22,11 @@ function jsonLength(value: unknown, budget: number): number {
       // The quotes alone add two; escapes only add more.
       return value.length + 2 > budget ? TOO_LONG : JSON.stringify(value).length;
     case 'object':
-      return Array.isArray(value) ? arrayLength(value, budget) : isPlainData(value) ? objectLength(value as Record<string, unknown>, budget) : viaStringify(value);
+      return Array.isArray(value)
+        ? arrayLength(value, budget)
+        : isPlainData(value)
+          ? objectLength(value as Record<string, unknown>, budget)
+          : viaStringify(value);
     default:
       return viaStringify(value);
   }

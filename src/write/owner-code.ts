@@ -35,8 +35,16 @@ export interface GeneratedTool {
 }
 
 /** Tool names used in the owner's changed files under `outDir` that the regenerated `tools` lack. */
-export function staleToolReferences(outDir: string, changedFiles: readonly string[], tools: readonly GeneratedTool[]): StaleToolReference[] {
-  const project = new Project({ useInMemoryFileSystem: true, skipFileDependencyResolution: true, compilerOptions: { noLib: true } });
+export function staleToolReferences(
+  outDir: string,
+  changedFiles: readonly string[],
+  tools: readonly GeneratedTool[],
+): StaleToolReference[] {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { noLib: true },
+  });
   const current = new Set(tools.map((t) => t.name));
   const byOperation = new Map(tools.map((t) => [t.operation, t.name]));
   const previous = previousOperations(project, outDir);
@@ -47,7 +55,13 @@ export function staleToolReferences(outDir: string, changedFiles: readonly strin
       if (current.has(use.name)) continue;
       const operation = previous.get(use.name);
       const renamedTo = operation === undefined ? undefined : byOperation.get(operation);
-      stale.push({ file: path, line: use.line, name: use.name, ...(operation ? { operation } : {}), ...(renamedTo ? { renamedTo } : {}) });
+      stale.push({
+        file: path,
+        line: use.line,
+        name: use.name,
+        ...(operation ? { operation } : {}),
+        ...(renamedTo ? { renamedTo } : {}),
+      });
     }
   }
   return stale;
@@ -88,10 +102,13 @@ function toolNameUses(source: SourceFile): ToolNameUse[] {
   }
   for (const call of source.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const callee = call.getExpression();
-    const calleeName = callee.asKind(SyntaxKind.PropertyAccessExpression)?.getName() ?? callee.asKind(SyntaxKind.Identifier)?.getText();
+    const calleeName =
+      callee.asKind(SyntaxKind.PropertyAccessExpression)?.getName() ?? callee.asKind(SyntaxKind.Identifier)?.getText();
     if (calleeName !== 'callTool') continue;
     const first = call.getArguments()[0];
-    const name = first?.asKind(SyntaxKind.StringLiteral)?.getLiteralValue() ?? first?.asKind(SyntaxKind.NoSubstitutionTemplateLiteral)?.getLiteralValue();
+    const name =
+      first?.asKind(SyntaxKind.StringLiteral)?.getLiteralValue() ??
+      first?.asKind(SyntaxKind.NoSubstitutionTemplateLiteral)?.getLiteralValue();
     if (name !== undefined) uses.push({ name, line: call.getStartLineNumber() });
   }
   return uses;
@@ -100,14 +117,25 @@ function toolNameUses(source: SourceFile): ToolNameUse[] {
 /** The object literal a top-level `const <name> = { … }` is initialized with (through `as`/`satisfies`). */
 function objectLiteralOf(source: SourceFile, name: string): ObjectLiteralExpression | undefined {
   let init: Node | undefined = source.getVariableDeclaration(name)?.getInitializer();
-  while (init && (Node.isAsExpression(init) || Node.isSatisfiesExpression(init) || Node.isParenthesizedExpression(init))) init = init.getExpression();
+  while (
+    init &&
+    (Node.isAsExpression(init) || Node.isSatisfiesExpression(init) || Node.isParenthesizedExpression(init))
+  )
+    init = init.getExpression();
   return init?.asKind(SyntaxKind.ObjectLiteralExpression);
 }
 
 /** A property's name as written, quoted or not; undefined for computed names and spreads. */
 function propertyName(property: Node): string | undefined {
-  const named = property.asKind(SyntaxKind.PropertyAssignment) ?? property.asKind(SyntaxKind.MethodDeclaration) ?? property.asKind(SyntaxKind.ShorthandPropertyAssignment);
+  const named =
+    property.asKind(SyntaxKind.PropertyAssignment) ??
+    property.asKind(SyntaxKind.MethodDeclaration) ??
+    property.asKind(SyntaxKind.ShorthandPropertyAssignment);
   const nameNode = named?.getNameNode();
   if (!nameNode) return undefined;
-  return nameNode.asKind(SyntaxKind.StringLiteral)?.getLiteralValue() ?? nameNode.asKind(SyntaxKind.Identifier)?.getText() ?? nameNode.asKind(SyntaxKind.NumericLiteral)?.getText();
+  return (
+    nameNode.asKind(SyntaxKind.StringLiteral)?.getLiteralValue() ??
+    nameNode.asKind(SyntaxKind.Identifier)?.getText() ??
+    nameNode.asKind(SyntaxKind.NumericLiteral)?.getText()
+  );
 }

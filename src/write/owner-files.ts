@@ -19,18 +19,35 @@ export function changedOwnedFiles(outDir: string): string[] {
     .map(({ path }) => path);
 }
 
-export async function warnStaleOwnerCode(outDir: string, tools: readonly ToolModel[], diags: Diagnostics): Promise<void> {
+export async function warnStaleOwnerCode(
+  outDir: string,
+  tools: readonly ToolModel[],
+  diags: Diagnostics,
+): Promise<void> {
   const changed = changedOwnedFiles(outDir);
   if (changed.length === 0) return;
   const { staleToolReferences } = await import('./owner-code.js');
-  const generated = tools.map((t) => ({ name: t.name, operation: `${t.source.method.toUpperCase()} ${t.source.path}` }));
+  const generated = tools.map((t) => ({
+    name: t.name,
+    operation: `${t.source.method.toUpperCase()} ${t.source.path}`,
+  }));
   const pointers = new Map(tools.map((t) => [t.name, t.source.pointer]));
   for (const ref of staleToolReferences(outDir, changed, generated)) {
     const where = `${ref.file}:${ref.line}`;
     if (ref.renamedTo) {
-      diags.warn('OTM_OWNER_CODE_STALE', pointers.get(ref.renamedTo)!, `${where} uses tool ${ref.name}, which this regeneration renamed to ${ref.renamedTo} (${ref.operation})`, `Rename it in ${ref.file}.`);
+      diags.warn(
+        'OTM_OWNER_CODE_STALE',
+        pointers.get(ref.renamedTo)!,
+        `${where} uses tool ${ref.name}, which this regeneration renamed to ${ref.renamedTo} (${ref.operation})`,
+        `Rename it in ${ref.file}.`,
+      );
     } else {
-      diags.warn('OTM_OWNER_CODE_STALE', '#/paths', `${where} uses tool ${ref.name}, which this API no longer has${ref.operation ? ` (it called ${ref.operation})` : ''}`, `Remove it from ${ref.file}, or use another tool.`);
+      diags.warn(
+        'OTM_OWNER_CODE_STALE',
+        '#/paths',
+        `${where} uses tool ${ref.name}, which this API no longer has${ref.operation ? ` (it called ${ref.operation})` : ''}`,
+        `Remove it from ${ref.file}, or use another tool.`,
+      );
     }
   }
 }

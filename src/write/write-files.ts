@@ -68,7 +68,12 @@ function readPreviousLock(target: string, force: boolean): Set<string> | undefin
 }
 
 /** Nothing to write: every file to write exists with the same bytes, and no previously generated file is left over. */
-function upToDate(target: string, toWrite: readonly EmittedFile[], all: readonly EmittedFile[], previouslyManaged: ReadonlySet<string>): boolean {
+function upToDate(
+  target: string,
+  toWrite: readonly EmittedFile[],
+  all: readonly EmittedFile[],
+  previouslyManaged: ReadonlySet<string>,
+): boolean {
   for (const file of toWrite) {
     const path = join(target, file.path);
     if (!existsSync(path) || readFileSync(path, 'utf8') !== file.contents) return false;
@@ -78,12 +83,18 @@ function upToDate(target: string, toWrite: readonly EmittedFile[], all: readonly
 }
 
 /** Moves every file of the old folder that is neither newly generated nor previously generated into staging. */
-function carryOverUnmanaged(target: string, staging: string, generated: ReadonlySet<string>, previouslyManaged: ReadonlySet<string>): void {
+function carryOverUnmanaged(
+  target: string,
+  staging: string,
+  generated: ReadonlySet<string>,
+  previouslyManaged: ReadonlySet<string>,
+): void {
   const walk = (relDir: string) => {
     for (const entry of readdirSync(join(target, relDir), { withFileTypes: true })) {
       const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
       if (generated.has(rel) || previouslyManaged.has(rel)) continue;
-      const isManagedDir = entry.isDirectory() && [...generated, ...previouslyManaged].some((p) => p.startsWith(`${rel}/`));
+      const isManagedDir =
+        entry.isDirectory() && [...generated, ...previouslyManaged].some((p) => p.startsWith(`${rel}/`));
       if (isManagedDir) {
         walk(rel);
         continue;

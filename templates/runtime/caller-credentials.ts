@@ -31,12 +31,17 @@ export function parseCallerCredentials(raw: string): CallerCredentialsConfig {
   if (text === '' || text === 'off') return { mode: 'off' };
   if (text === 'headers') return { mode: 'headers' };
   const map: Record<string, string> = {};
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
     const scheme = entry.slice(0, Math.max(eq, 0)).trim();
     const header = entry.slice(eq + 1).trim();
     if (eq <= 0 || scheme === '' || !HEADER_NAME.test(header)) {
-      throw new CallerCredentialsError(`caller credentials: expected off, headers or scheme=Header-Name[,…], got "${entry}"`);
+      throw new CallerCredentialsError(
+        `caller credentials: expected off, headers or scheme=Header-Name[,…], got "${entry}"`,
+      );
     }
     map[scheme] = header.toLowerCase();
   }
@@ -54,21 +59,34 @@ export function defaultCallerHeader(scheme: string): string {
 }
 
 /** The effective mapping for the schemes this API has (names the API does not define are left out). */
-export function callerHeaderMap(config: CallerCredentialsConfig | undefined, schemes: readonly CatalogSecurityScheme[]): Map<string, string> {
+export function callerHeaderMap(
+  config: CallerCredentialsConfig | undefined,
+  schemes: readonly CatalogSecurityScheme[],
+): Map<string, string> {
   if (!config || config.mode === 'off') return new Map();
   if (!config.map) return new Map(schemes.map((s) => [s.name, defaultCallerHeader(s.name)]));
   const known = new Set(schemes.map((s) => s.name));
-  return new Map(Object.entries(config.map).filter(([scheme]) => known.has(scheme)).map(([scheme, header]) => [scheme, header.toLowerCase()]));
+  return new Map(
+    Object.entries(config.map)
+      .filter(([scheme]) => known.has(scheme))
+      .map(([scheme, header]) => [scheme, header.toLowerCase()]),
+  );
 }
 
 /** Scheme names in the mapping that the API does not define (reported, then ignored). */
-export function unknownCallerSchemes(config: CallerCredentialsConfig | undefined, schemes: readonly CatalogSecurityScheme[]): string[] {
+export function unknownCallerSchemes(
+  config: CallerCredentialsConfig | undefined,
+  schemes: readonly CatalogSecurityScheme[],
+): string[] {
   const known = new Set(schemes.map((s) => s.name));
   return Object.keys(config?.map ?? {}).filter((scheme) => !known.has(scheme));
 }
 
 /** MCP_CALLER_CREDENTIALS when set, else what was chosen at generation. */
-export function callerCredentialsConfig(catalogConfig: CallerCredentialsConfig | undefined, env: NodeJS.ProcessEnv): CallerCredentialsConfig | undefined {
+export function callerCredentialsConfig(
+  catalogConfig: CallerCredentialsConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): CallerCredentialsConfig | undefined {
   const raw = readEnv(env, 'MCP_CALLER_CREDENTIALS');
   return raw === undefined ? catalogConfig : parseCallerCredentials(raw);
 }

@@ -67,7 +67,10 @@ export function createEndpointAuth(config: EndpointAuthConfig, options: Endpoint
         (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
         return true;
       } catch (error) {
-        if (!(error instanceof OAuthError)) options.log.error('token verification failed', { error: error instanceof Error ? error.message : String(error) });
+        if (!(error instanceof OAuthError))
+          options.log.error('token verification failed', {
+            error: error instanceof Error ? error.message : String(error),
+          });
         await sendWebResponse(res, bearerAuthChallengeResponse(error, challenge));
         return false;
       }
@@ -84,13 +87,20 @@ interface OAuthResource {
 
 function oauthResource(config: OAuthResourceConfig, options: EndpointAuthOptions): OAuthResource {
   if (!config.introspectionUrl) {
-    throw new EndpointAuthConfigError('MCP_OAUTH_ISSUER is set: also set MCP_OAUTH_INTROSPECTION_URL (and MCP_OAUTH_CLIENT_ID/MCP_OAUTH_CLIENT_SECRET) so tokens can be verified');
+    throw new EndpointAuthConfigError(
+      'MCP_OAUTH_ISSUER is set: also set MCP_OAUTH_INTROSPECTION_URL (and MCP_OAUTH_CLIENT_ID/MCP_OAUTH_CLIENT_SECRET) so tokens can be verified',
+    );
   }
   const resourceUrl = once(() => new URL(config.resourceUrl ?? options.defaultResourceUrl()));
   const metadataOptions = once((): AuthMetadataOptions => ({
     // Only `issuer` goes into the Protected Resource Metadata; clients read the authorization server's own
     // endpoints from its metadata, at its own well-known URL, so none are guessed here.
-    oauthMetadata: { issuer: config.issuer, authorization_endpoint: config.issuer, token_endpoint: config.issuer, response_types_supported: ['code'] },
+    oauthMetadata: {
+      issuer: config.issuer,
+      authorization_endpoint: config.issuer,
+      token_endpoint: config.issuer,
+      response_types_supported: ['code'],
+    },
     resourceServerUrl: resourceUrl(),
     ...(config.scopes.length > 0 ? { scopesSupported: config.scopes } : {}),
   }));
@@ -115,11 +125,18 @@ function oauthResource(config: OAuthResourceConfig, options: EndpointAuthOptions
 function validateIssuer(config: OAuthResourceConfig): void {
   try {
     buildOAuthProtectedResourceMetadata({
-      oauthMetadata: { issuer: config.issuer, authorization_endpoint: config.issuer, token_endpoint: config.issuer, response_types_supported: ['code'] },
+      oauthMetadata: {
+        issuer: config.issuer,
+        authorization_endpoint: config.issuer,
+        token_endpoint: config.issuer,
+        response_types_supported: ['code'],
+      },
       resourceServerUrl: new URL(config.resourceUrl ?? 'http://localhost/mcp'),
     });
   } catch (error) {
-    throw new EndpointAuthConfigError(`MCP_OAUTH_ISSUER / MCP_OAUTH_RESOURCE_URL: ${error instanceof Error ? error.message : String(error)}`);
+    throw new EndpointAuthConfigError(
+      `MCP_OAUTH_ISSUER / MCP_OAUTH_RESOURCE_URL: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

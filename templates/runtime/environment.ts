@@ -45,8 +45,15 @@ const trimmed = (raw: string | undefined) => raw?.trim() || undefined;
 /** Secrets are taken as given: spaces may belong to them. */
 const nonEmpty = (raw: string | undefined) => raw || undefined;
 const verbatim = (raw: string | undefined) => raw;
-const listBy = (separator: RegExp) => (raw: string | undefined) => (raw ?? '').split(separator).map((s) => s.trim()).filter(Boolean);
-const oneOf = <T extends string>(values: readonly T[]) => (raw: string | undefined) => (values as readonly string[]).includes(raw ?? '') ? (raw as T) : undefined;
+const listBy = (separator: RegExp) => (raw: string | undefined) =>
+  (raw ?? '')
+    .split(separator)
+    .map((s) => s.trim())
+    .filter(Boolean);
+const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (raw: string | undefined) =>
+    (values as readonly string[]).includes(raw ?? '') ? (raw as T) : undefined;
 
 function integerAtLeast(raw: string | undefined, min: number): number | undefined {
   const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
@@ -61,21 +68,76 @@ export const ENV = {
   API_BASE_URL: variable({
     parse: trimmed,
     default: undefined,
-    description: (c) => (c.baseUrl ? 'Upstream base URL.' : 'Upstream base URL. Required: the spec names no usable server.'),
+    description: (c) =>
+      c.baseUrl ? 'Upstream base URL.' : 'Upstream base URL. Required: the spec names no usable server.',
     defaultDoc: (c) => c.baseUrl ?? '',
     example: (c) => c.baseUrl ?? 'https://api.example.com',
     required: (c) => !c.baseUrl,
   }),
-  API_TIMEOUT_MS: variable({ parse: positiveInt, default: 30_000, description: 'Time budget of one upstream call in milliseconds, retries and redirects included.', example: '30000' }),
-  API_MAX_RETRIES: variable({ parse: nonNegativeInt, default: 2, description: 'Retries after HTTP 429/502/503/504 for idempotent methods, honouring Retry-After; 0 turns them off.', example: '2' }),
+  API_TIMEOUT_MS: variable({
+    parse: positiveInt,
+    default: 30_000,
+    description: 'Time budget of one upstream call in milliseconds, retries and redirects included.',
+    example: '30000',
+  }),
+  API_MAX_RETRIES: variable({
+    parse: nonNegativeInt,
+    default: 2,
+    description: 'Retries after HTTP 429/502/503/504 for idempotent methods, honouring Retry-After; 0 turns them off.',
+    example: '2',
+  }),
   // About 25k tokens of JSON: enough for a page of results, small enough to leave a model room to think.
-  API_MAX_RESPONSE_BYTES: variable({ parse: positiveInt, default: 100_000, description: 'Response bytes returned to the model before truncation.', example: '100000' }),
-  PORT: variable({ parse: positiveInt, default: 3000, description: 'HTTP port with --http.', example: '3000', http: true }),
-  HOST: variable({ parse: trimmed, default: '127.0.0.1', description: 'HTTP bind address with --http.', example: '127.0.0.1', http: true }),
-  MCP_ALLOWED_HOSTS: variable({ parse: listBy(/,/), default: [], description: 'Comma-separated Host names accepted over HTTP.', defaultDoc: 'localhost names only', example: 'mcp.example.com', http: true }),
-  MCP_ALLOWED_ORIGINS: variable({ parse: listBy(/,/), default: [], description: 'Comma-separated Origin host names accepted over HTTP.', defaultDoc: 'MCP_ALLOWED_HOSTS, else localhost', example: 'app.example.com', http: true }),
-  MCP_CORS_ORIGINS: variable({ parse: listBy(/,/), default: [], description: 'CORS for browser clients over HTTP: comma-separated origins, host names or *.', defaultDoc: 'off', example: 'https://app.example.com', http: true }),
-  MCP_SHUTDOWN_TIMEOUT_MS: variable({ parse: positiveInt, default: 10_000, description: 'On SIGTERM, how long running HTTP calls may finish, in milliseconds.', example: '10000', http: true }),
+  API_MAX_RESPONSE_BYTES: variable({
+    parse: positiveInt,
+    default: 100_000,
+    description: 'Response bytes returned to the model before truncation.',
+    example: '100000',
+  }),
+  PORT: variable({
+    parse: positiveInt,
+    default: 3000,
+    description: 'HTTP port with --http.',
+    example: '3000',
+    http: true,
+  }),
+  HOST: variable({
+    parse: trimmed,
+    default: '127.0.0.1',
+    description: 'HTTP bind address with --http.',
+    example: '127.0.0.1',
+    http: true,
+  }),
+  MCP_ALLOWED_HOSTS: variable({
+    parse: listBy(/,/),
+    default: [],
+    description: 'Comma-separated Host names accepted over HTTP.',
+    defaultDoc: 'localhost names only',
+    example: 'mcp.example.com',
+    http: true,
+  }),
+  MCP_ALLOWED_ORIGINS: variable({
+    parse: listBy(/,/),
+    default: [],
+    description: 'Comma-separated Origin host names accepted over HTTP.',
+    defaultDoc: 'MCP_ALLOWED_HOSTS, else localhost',
+    example: 'app.example.com',
+    http: true,
+  }),
+  MCP_CORS_ORIGINS: variable({
+    parse: listBy(/,/),
+    default: [],
+    description: 'CORS for browser clients over HTTP: comma-separated origins, host names or *.',
+    defaultDoc: 'off',
+    example: 'https://app.example.com',
+    http: true,
+  }),
+  MCP_SHUTDOWN_TIMEOUT_MS: variable({
+    parse: positiveInt,
+    default: 10_000,
+    description: 'On SIGTERM, how long running HTTP calls may finish, in milliseconds.',
+    example: '10000',
+    http: true,
+  }),
   MCP_TOOL_MODE: variable<ToolMode | undefined>({
     parse: oneOf(TOOL_MODES),
     default: undefined,
@@ -93,16 +155,28 @@ export const ENV = {
   MCP_CLIENT_PROFILES: variable({
     parse: listBy(/,/),
     default: [],
-    description: 'More clientInfo names and their profiles, comma-separated `name=profile` (added to, or overriding, the built-in table).',
+    description:
+      'More clientInfo names and their profiles, comma-separated `name=profile` (added to, or overriding, the built-in table).',
     example: 'my-agent=openai-strict',
   }),
   // Above this many tools, tools/list is paged (the SDK's clients follow cursors).
-  MCP_TOOLS_PAGE_SIZE: variable({ parse: nonNegativeInt, default: DEFAULT_TOOLS_PAGE_SIZE, description: 'Tools per tools/list page; 0 = one page.', example: '500' }),
-  LOG_LEVEL: variable<(typeof LOG_LEVELS)[number]>({ parse: oneOf(LOG_LEVELS), default: 'info', description: 'debug, info, warn or error; logs go to stderr.', example: 'info' }),
+  MCP_TOOLS_PAGE_SIZE: variable({
+    parse: nonNegativeInt,
+    default: DEFAULT_TOOLS_PAGE_SIZE,
+    description: 'Tools per tools/list page; 0 = one page.',
+    example: '500',
+  }),
+  LOG_LEVEL: variable<(typeof LOG_LEVELS)[number]>({
+    parse: oneOf(LOG_LEVELS),
+    default: 'info',
+    description: 'debug, info, warn or error; logs go to stderr.',
+    example: 'info',
+  }),
   MCP_CALLER_CREDENTIALS: variable({
     parse: verbatim,
     default: undefined,
-    description: 'Per-caller upstream credentials over HTTP: `off`, `headers` (each scheme from its `X-Upstream-<Scheme>` header) or `scheme=Header,…`.',
+    description:
+      'Per-caller upstream credentials over HTTP: `off`, `headers` (each scheme from its `X-Upstream-<Scheme>` header) or `scheme=Header,…`.',
     defaultDoc: (c) => describeCallerCredentials(c),
     example: (c) => describeCallerCredentials(c),
     endpoint: true,
@@ -110,14 +184,16 @@ export const ENV = {
   MCP_AUTH_TOKENS: variable({
     parse: listBy(/,/),
     default: [],
-    description: 'Comma-separated bearer tokens the HTTP endpoint accepts; without it (and without MCP_OAUTH_ISSUER) the endpoint is open.',
+    description:
+      'Comma-separated bearer tokens the HTTP endpoint accepts; without it (and without MCP_OAUTH_ISSUER) the endpoint is open.',
     example: '',
     endpoint: true,
   }),
   MCP_OAUTH_ISSUER: variable({
     parse: trimmed,
     default: undefined,
-    description: 'OAuth 2.1 resource-server mode: the authorization server that issues tokens for this endpoint (advertised in the Protected Resource Metadata).',
+    description:
+      'OAuth 2.1 resource-server mode: the authorization server that issues tokens for this endpoint (advertised in the Protected Resource Metadata).',
     example: 'https://auth.example.com',
     endpoint: true,
   }),
@@ -128,8 +204,20 @@ export const ENV = {
     example: 'https://auth.example.com/oauth2/introspect',
     endpoint: true,
   }),
-  MCP_OAUTH_CLIENT_ID: variable({ parse: trimmed, default: undefined, description: "This server's client id at the introspection endpoint.", example: '', endpoint: true }),
-  MCP_OAUTH_CLIENT_SECRET: variable({ parse: nonEmpty, default: undefined, description: "This server's client secret at the introspection endpoint.", example: '', endpoint: true }),
+  MCP_OAUTH_CLIENT_ID: variable({
+    parse: trimmed,
+    default: undefined,
+    description: "This server's client id at the introspection endpoint.",
+    example: '',
+    endpoint: true,
+  }),
+  MCP_OAUTH_CLIENT_SECRET: variable({
+    parse: nonEmpty,
+    default: undefined,
+    description: "This server's client secret at the introspection endpoint.",
+    example: '',
+    endpoint: true,
+  }),
   MCP_OAUTH_RESOURCE_URL: variable({
     parse: trimmed,
     default: undefined,
@@ -138,8 +226,21 @@ export const ENV = {
     example: 'https://mcp.example.com/mcp',
     endpoint: true,
   }),
-  MCP_OAUTH_AUDIENCE: variable({ parse: trimmed, default: undefined, description: "What a token's `aud` must contain.", defaultDoc: 'the resource URL', example: '', endpoint: true }),
-  MCP_OAUTH_SCOPES: variable({ parse: listBy(/[\s,]+/), default: [], description: 'Space-separated scopes every token must carry (403 insufficient_scope otherwise).', example: '', endpoint: true }),
+  MCP_OAUTH_AUDIENCE: variable({
+    parse: trimmed,
+    default: undefined,
+    description: "What a token's `aud` must contain.",
+    defaultDoc: 'the resource URL',
+    example: '',
+    endpoint: true,
+  }),
+  MCP_OAUTH_SCOPES: variable({
+    parse: listBy(/[\s,]+/),
+    default: [],
+    description: 'Space-separated scopes every token must carry (403 insufficient_scope otherwise).',
+    example: '',
+    endpoint: true,
+  }),
 } as const;
 
 export type EnvName = keyof typeof ENV;
@@ -156,5 +257,9 @@ function describeCallerCredentials(catalog: CatalogHeader): string {
   const config = catalog.callerCredentials;
   if (!config || config.mode === 'off') return 'off';
   if (!config.map) return 'headers';
-  return Object.entries(config.map).map(([scheme, header]) => `${scheme}=${header}`).join(',') || 'off';
+  return (
+    Object.entries(config.map)
+      .map(([scheme, header]) => `${scheme}=${header}`)
+      .join(',') || 'off'
+  );
 }

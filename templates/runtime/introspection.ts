@@ -24,7 +24,12 @@ export function staticTokenVerifier(tokens: readonly string[], scopes: readonly 
         if (timingSafeEqual(digest, candidate) && matched < 0) matched = index;
       });
       if (matched < 0) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
-      return { token, clientId: `static-token-${matched + 1}`, scopes: [...scopes], expiresAt: Math.floor(Date.now() / 1000) + STATIC_GRANT_S };
+      return {
+        token,
+        clientId: `static-token-${matched + 1}`,
+        scopes: [...scopes],
+        expiresAt: Math.floor(Date.now() / 1000) + STATIC_GRANT_S,
+      };
     },
   };
 }
@@ -48,7 +53,8 @@ export function introspectionVerifier(options: IntrospectionOptions): OAuthToken
       const answer = await introspect(token, options);
       if (answer['active'] !== true) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token is not active');
       const issuer = answer['iss'];
-      if (typeof issuer === 'string' && !sameUrl(issuer, options.issuer)) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token was issued by another authorization server');
+      if (typeof issuer === 'string' && !sameUrl(issuer, options.issuer))
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token was issued by another authorization server');
       if (!audiencesOf(answer['aud']).some((aud) => sameUrl(aud, options.audience()))) {
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token was not issued for this server');
       }
@@ -68,10 +74,14 @@ export function introspectionVerifier(options: IntrospectionOptions): OAuthToken
 }
 
 async function introspect(token: string, options: IntrospectionOptions): Promise<Record<string, unknown>> {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
   if (options.clientId) {
     const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
-    headers['authorization'] = `Basic ${Buffer.from(`${encode(options.clientId)}:${encode(options.clientSecret ?? '')}`).toString('base64')}`;
+    headers['authorization'] =
+      `Basic ${Buffer.from(`${encode(options.clientId)}:${encode(options.clientSecret ?? '')}`).toString('base64')}`;
   }
   let response: Response;
   try {

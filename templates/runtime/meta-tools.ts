@@ -18,13 +18,20 @@ export interface MetaToolContext {
   callOperation: (tool: CatalogTool, args: Record<string, unknown>) => Promise<ToolResult>;
 }
 
-export async function handleMetaTool(name: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<ToolResult> {
+export async function handleMetaTool(
+  name: string,
+  args: Record<string, unknown>,
+  ctx: MetaToolContext,
+): Promise<ToolResult> {
   switch (name) {
     case SEARCH_TOOL:
       return searchOperations(await ctx.search(), {
         query: typeof args['query'] === 'string' ? args['query'].trim() : '',
         group: typeof args['group'] === 'string' ? args['group'] : undefined,
-        limit: typeof args['limit'] === 'number' ? Math.min(Math.max(1, Math.trunc(args['limit'])), MAX_LIMIT) : DEFAULT_LIMIT,
+        limit:
+          typeof args['limit'] === 'number'
+            ? Math.min(Math.max(1, Math.trunc(args['limit'])), MAX_LIMIT)
+            : DEFAULT_LIMIT,
       });
     case DESCRIBE_TOOL:
       return describeOperation(ctx, String(args['name'] ?? ''));
@@ -47,11 +54,16 @@ interface SearchRequest {
 }
 
 /** A search; without a query, the groups (or one group's operations) to browse. */
-export function searchOperations(search: OperationSearch, { query, group: groupName, limit }: SearchRequest): ToolResult {
+export function searchOperations(
+  search: OperationSearch,
+  { query, group: groupName, limit }: SearchRequest,
+): ToolResult {
   const group = groupName === undefined ? undefined : search.group(groupName);
   if (groupName !== undefined && !group) return unknownGroup(search, groupName);
   if (!query) return group ? groupListing(search, group) : groupsListing(search.groups);
-  const results = search.search(query, limit, group).map(({ doc, score }) => ({ ...search.operation(doc), score: Math.round(score * 100) / 100 }));
+  const results = search
+    .search(query, limit, group)
+    .map(({ doc, score }) => ({ ...search.operation(doc), score: Math.round(score * 100) / 100 }));
   if (results.length === 0) {
     const note = `No operation matches "${query}"${group ? ` in group ${group.name}` : ''}. Browse the groups below (${SEARCH_TOOL} with "group"), or try other words.`;
     return groupsListing(search.groups, note);
@@ -68,7 +80,10 @@ function groupListing(search: OperationSearch, group: SearchGroup): ToolResult {
 function groupsListing(groups: readonly SearchGroup[], note?: string): ToolResult {
   const listed = groups.map((g) => ({ name: g.name, operations: g.operations.length, description: g.description }));
   const lines = listed.map((g) => `${g.name} (${g.operations}): ${g.description}`);
-  const text = [note ?? `${groups.length} groups of operations; pass one as "group" to list its operations.`, ...lines].join('\n');
+  const text = [
+    note ?? `${groups.length} groups of operations; pass one as "group" to list its operations.`,
+    ...lines,
+  ].join('\n');
   return { content: [{ type: 'text', text }], structuredContent: { groups: listed, results: [] } };
 }
 

@@ -106,7 +106,10 @@ export class ClientCredentialsTokens {
       throw new TokenRequestError(`cannot reach the token endpoint ${request.tokenUrl} (${reasonOf(error)})`);
     }
     const payload = await response.json().catch(() => undefined);
-    if (!response.ok) throw new TokenRequestError(`the token endpoint ${request.tokenUrl} answered HTTP ${response.status}${oauthErrorOf(payload)}`);
+    if (!response.ok)
+      throw new TokenRequestError(
+        `the token endpoint ${request.tokenUrl} answered HTTP ${response.status}${oauthErrorOf(payload)}`,
+      );
     return cachedTokenFrom(payload, started, request.tokenUrl);
   }
 }
@@ -114,10 +117,13 @@ export class ClientCredentialsTokens {
 function cachedTokenFrom(payload: unknown, fetchedAt: number, tokenUrl: string): CachedToken {
   const fields = isPlainObject(payload) ? payload : {};
   const token = fields['access_token'];
-  if (typeof token !== 'string' || token === '') throw new TokenRequestError(`the token endpoint ${tokenUrl} returned no access_token`);
+  if (typeof token !== 'string' || token === '')
+    throw new TokenRequestError(`the token endpoint ${tokenUrl} returned no access_token`);
   const type = fields['token_type'];
   if (typeof type === 'string' && type.toLowerCase() !== 'bearer') {
-    throw new TokenRequestError(`the token endpoint ${tokenUrl} returned a ${type} token; only bearer tokens are supported`);
+    throw new TokenRequestError(
+      `the token endpoint ${tokenUrl} returned a ${type} token; only bearer tokens are supported`,
+    );
   }
   const seconds = Number(fields['expires_in']);
   const lifetime = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_LIFETIME_MS;
@@ -148,4 +154,3 @@ function reasonOf(error: unknown): string {
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   return typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.message : String(error);
 }
-

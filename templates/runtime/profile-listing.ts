@@ -26,18 +26,30 @@ export function lowerTool(tool: ListedTool, profile: ClientProfile): LoweredTool
  * The mode a profile's client gets: the server's, unless that lists more tools than the host sends the model;
  * then the hybrid listing (at most 15 core tools plus the meta-tools, so it always fits).
  */
-export function profileMode(catalog: Pick<Catalog, 'core' | 'server'>, names: readonly string[], mode: ToolMode, profile: ClientProfile): { mode: ToolMode; listing: ModeListing; capped: boolean } {
+export function profileMode(
+  catalog: Pick<Catalog, 'core' | 'server'>,
+  names: readonly string[],
+  mode: ToolMode,
+  profile: ClientProfile,
+): { mode: ToolMode; listing: ModeListing; capped: boolean } {
   const listing = modeListing(catalog, names, mode);
-  if (listing.direct.length + listing.meta.length <= profile.maxTools || mode === 'dynamic') return { mode, listing, capped: false };
+  if (listing.direct.length + listing.meta.length <= profile.maxTools || mode === 'dynamic')
+    return { mode, listing, capped: false };
   return { mode: 'hybrid', listing: modeListing(catalog, names, 'hybrid'), capped: true };
 }
 
 /** Every tool a profile's clients are listed, lowered, from a whole catalog (the generator's report and tests). */
-export function profileTools(catalog: Catalog, mode: ToolMode, profile: ClientProfile): { mode: ToolMode; tools: LoweredTool[] } {
+export function profileTools(
+  catalog: Catalog,
+  mode: ToolMode,
+  profile: ClientProfile,
+): { mode: ToolMode; tools: LoweredTool[] } {
   const names = catalog.tools.map((t) => t.name);
   const chosen = profileMode(catalog, names, mode, profile);
   const listed = [
-    ...chosen.listing.direct.map((i) => listedTool(catalog.tools[i]!, assembleInputSchema(catalog.tools[i]!, catalog.defs))),
+    ...chosen.listing.direct.map((i) =>
+      listedTool(catalog.tools[i]!, assembleInputSchema(catalog.tools[i]!, catalog.defs)),
+    ),
     ...chosen.listing.meta,
   ];
   return { mode: chosen.mode, tools: listed.map((tool) => lowerTool(tool, profile)) };
@@ -54,7 +66,11 @@ export interface ProfileLoweringReport {
   maxTools: number;
 }
 
-export function loweringReport(profile: ClientProfile, mode: ToolMode, tools: readonly LoweredTool[]): ProfileLoweringReport {
+export function loweringReport(
+  profile: ClientProfile,
+  mode: ToolMode,
+  tools: readonly LoweredTool[],
+): ProfileLoweringReport {
   const counts = new Map<RuleId, number>();
   let lowered = 0;
   for (const { lowering } of tools) {
@@ -62,6 +78,8 @@ export function loweringReport(profile: ClientProfile, mode: ToolMode, tools: re
     lowered++;
     for (const rule of lowering.fired) counts.set(rule, (counts.get(rule) ?? 0) + 1);
   }
-  const rules = Object.fromEntries(RULE_ORDER.filter((r) => counts.has(r)).map((r) => [r, counts.get(r)!])) as Partial<Record<RuleId, number>>;
+  const rules = Object.fromEntries(RULE_ORDER.filter((r) => counts.has(r)).map((r) => [r, counts.get(r)!])) as Partial<
+    Record<RuleId, number>
+  >;
   return { profile: profile.name, tools: tools.length, lowered, rules, mode, maxTools: profile.maxTools };
 }

@@ -60,17 +60,62 @@ export const NO_RULES: LoweringRules = {
 
 /** The keywords of the Gemini API's Schema object (an OpenAPI 3.0 subset), less `anyOf` (unions are merged). */
 const GEMINI_KEYWORDS = new Set([
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
-  'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'default', 'items', 'minimum', 'maximum',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
 ]);
 const GEMINI_FORMATS = new Set(['enum', 'date-time', 'int32', 'int64', 'float', 'double']);
 
 /** What OpenAI's strict mode supports (the Structured Outputs subset). */
 const OPENAI_STRICT_KEYWORDS = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf', 'description', 'title',
-  'pattern', 'format', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'description',
+  'title',
+  'pattern',
+  'format',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'minItems',
+  'maxItems',
 ]);
-const OPENAI_STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const OPENAI_STRICT_FORMATS = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
 const OPENAI_STRICT_MAX_DEPTH = 10;
 
 const VSCODE_DROPPED = new Set(['$dynamicRef', '$dynamicAnchor', 'unevaluatedProperties', 'unevaluatedItems']);
@@ -94,7 +139,11 @@ export const PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   claude: { name: 'claude', rules: { ...NO_RULES, unions: 'root' }, maxTools: Infinity },
   cursor: { name: 'cursor', rules: CURSOR_RULES, maxTools: 40 },
   gemini: { name: 'gemini', rules: GEMINI_RULES, maxTools: 512 },
-  openai: { name: 'openai', rules: { ...NO_RULES, unions: 'root', objectProperties: true, arrayItems: true }, maxTools: 128 },
+  openai: {
+    name: 'openai',
+    rules: { ...NO_RULES, unions: 'root', objectProperties: true, arrayItems: true },
+    maxTools: 128,
+  },
   'openai-strict': {
     name: 'openai-strict',
     rules: {
@@ -150,7 +199,10 @@ export function readProfileChoice(env: NodeJS.ProcessEnv): { choice: ProfileChoi
     const at = entry.lastIndexOf('=');
     const client = entry.slice(0, Math.max(at, 0)).trim().toLowerCase();
     const profile = entry.slice(at + 1).trim();
-    if (at <= 0 || !client || !isProfileName(profile)) problems.push(`MCP_CLIENT_PROFILES: "${entry}" is not "client name=profile" with a profile among ${PROFILE_NAMES.join(', ')}`);
+    if (at <= 0 || !client || !isProfileName(profile))
+      problems.push(
+        `MCP_CLIENT_PROFILES: "${entry}" is not "client name=profile" with a profile among ${PROFILE_NAMES.join(', ')}`,
+      );
     else clients.set(client, profile);
   }
   const forcedRaw = readEnv(env, 'MCP_CLIENT_PROFILE');

@@ -4,7 +4,12 @@
  * outlives a call (the header mapping and the token cache) is built once per server.
  */
 import { missingCredentialsMessage, resolveCredentials, type AppliedCredentials } from './auth.js';
-import { callerCredentialsConfig, callerCredentialValues, callerHeaderMap, type CallerHeaderMap } from './caller-credentials.js';
+import {
+  callerCredentialsConfig,
+  callerCredentialValues,
+  callerHeaderMap,
+  type CallerHeaderMap,
+} from './caller-credentials.js';
 import type { CatalogHeader, CatalogTool } from './catalog.js';
 import type { Logger } from './log.js';
 import { ClientCredentialsTokens } from './oauth-client.js';
@@ -27,14 +32,21 @@ export function createUpstreamAuth(settings: UpstreamAuthSettings): UpstreamAuth
   const config = callerCredentialsConfig(settings.catalog.callerCredentials, settings.env);
   return {
     callerHeaders: callerHeaderMap(config, settings.catalog.securitySchemes),
-    tokens: new ClientCredentialsTokens({ timeoutMs: settings.timeoutMs, ...(settings.fetch ? { fetch: settings.fetch } : {}) }),
+    tokens: new ClientCredentialsTokens({
+      timeoutMs: settings.timeoutMs,
+      ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    }),
   };
 }
 
 const built = new WeakMap<object, UpstreamAuth>();
 
 /** The server's UpstreamAuth when it passed one, else one built on first use for this set of dependencies. */
-export function upstreamAuthOf(owner: object, given: UpstreamAuth | undefined, settings: () => UpstreamAuthSettings): UpstreamAuth {
+export function upstreamAuthOf(
+  owner: object,
+  given: UpstreamAuth | undefined,
+  settings: () => UpstreamAuthSettings,
+): UpstreamAuth {
   if (given) return given;
   let auth = built.get(owner);
   if (!auth) {
@@ -55,7 +67,11 @@ export interface CallContext {
   requestHeaders?: Headers;
 }
 
-export async function credentialsForCall(auth: UpstreamAuth, tool: CatalogTool, call: CallContext): Promise<CallCredentials> {
+export async function credentialsForCall(
+  auth: UpstreamAuth,
+  tool: CatalogTool,
+  call: CallContext,
+): Promise<CallCredentials> {
   const resolution = await resolveCredentials(tool.security, call.catalog.securitySchemes, {
     env: call.env,
     caller: callerCredentialValues(auth.callerHeaders, call.requestHeaders),

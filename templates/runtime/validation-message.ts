@@ -22,7 +22,10 @@ function explainClause(clause: string, root: JsonSchema, args: unknown): string 
   if (!match) return clause;
   const pointer = match[1]!;
   const problem = match[2]!;
-  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const where = pointer === '' ? 'the arguments' : `"${segments.join('.')}"`;
   const node = schemaAt(root, segments);
   if (problem === 'must NOT have additional properties' && node) {
@@ -33,10 +36,12 @@ function explainClause(clause: string, root: JsonSchema, args: unknown): string 
   if (problem === 'must be equal to one of the allowed values' && node && Array.isArray(node['enum'])) {
     return `${where} must be one of ${list((node['enum'] as unknown[]).map((v) => JSON.stringify(v)))}`;
   }
-  if (problem === 'must be equal to constant' && node && 'const' in node) return `${where} must be ${JSON.stringify(node['const'])}`;
+  if (problem === 'must be equal to constant' && node && 'const' in node)
+    return `${where} must be ${JSON.stringify(node['const'])}`;
   if (/^must match (a|exactly one) schema in (anyOf|oneOf)/.test(problem) && node) {
     const branches = (node['anyOf'] ?? node['oneOf']) as unknown[] | undefined;
-    if (Array.isArray(branches)) return `${where} must match ${problem.includes('exactly') ? 'exactly one' : 'one'} of: ${branches.map((b) => summary(resolve(root, asObject(b)))).join(' | ')}`;
+    if (Array.isArray(branches))
+      return `${where} must match ${problem.includes('exactly') ? 'exactly one' : 'one'} of: ${branches.map((b) => summary(resolve(root, asObject(b)))).join(' | ')}`;
   }
   return `${where} ${problem}`;
 }
@@ -71,7 +76,9 @@ function resolve(root: JsonSchema, node: JsonSchema): JsonSchema {
 
 function valueAt(value: unknown, segments: readonly string[]): unknown {
   let current = value;
-  for (const segment of segments) current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[segment] : undefined;
+  for (const segment of segments)
+    current =
+      typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[segment] : undefined;
   return current;
 }
 
@@ -80,5 +87,7 @@ function asObject(value: unknown): Record<string, unknown> {
 }
 
 function list(items: readonly string[]): string {
-  return items.length > MAX_LISTED ? `${items.slice(0, MAX_LISTED).join(', ')}, … (${items.length} in all)` : items.join(', ');
+  return items.length > MAX_LISTED
+    ? `${items.slice(0, MAX_LISTED).join(', ')}, … (${items.length} in all)`
+    : items.join(', ');
 }

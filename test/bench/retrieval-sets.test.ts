@@ -31,7 +31,10 @@ function readSet(api: string): QueryEntry[] {
 }
 
 function mainFiles(): Map<string, string> {
-  const [header, ...rows] = readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8').trim().split('\n').map((line) => line.split('\t'));
+  const [header, ...rows] = readFileSync(join(SPECS_DIR, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'));
   const name = header!.indexOf('name');
   const main = header!.indexOf('main_file');
   return new Map(rows.map((cells) => [cells[name]!, cells[main]!]));
@@ -42,14 +45,19 @@ async function specOperations(file: string): Promise<Set<string>> {
   const document = (await SwaggerParser.parse(file)) as { paths?: Record<string, Record<string, unknown>> };
   const operations = new Set<string>();
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    for (const method of Object.keys(item)) if (HTTP_METHODS.has(method)) operations.add(`${method.toUpperCase()} ${path}`);
+    for (const method of Object.keys(item))
+      if (HTTP_METHODS.has(method)) operations.add(`${method.toUpperCase()} ${path}`);
   }
   return operations;
 }
 
 describe('retrieval benchmark query sets', () => {
   it('has exactly one set per benchmarked API', () => {
-    expect(readdirSync(SETS_DIR).filter((f) => f.endsWith('.json')).sort()).toEqual(APIS.map((api) => `${api}.json`).sort());
+    expect(
+      readdirSync(SETS_DIR)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(APIS.map((api) => `${api}.json`).sort());
   });
 
   describe.each(APIS)('%s', (api) => {
@@ -59,11 +67,15 @@ describe('retrieval benchmark query sets', () => {
       expect(entries.length).toBeGreaterThanOrEqual(MIN_ENTRIES);
       for (const entry of entries) {
         const where = `${api}: ${JSON.stringify(entry.query)}`;
-        expect(Object.keys(entry).filter((key) => !ENTRY_KEYS.has(key)), where).toEqual([]);
+        expect(
+          Object.keys(entry).filter((key) => !ENTRY_KEYS.has(key)),
+          where,
+        ).toEqual([]);
         expect(typeof entry.query === 'string' && entry.query.trim().length > 0, where).toBe(true);
         expect(entry.expectedOps.length, where).toBeGreaterThan(0);
         expect(new Set(entry.expectedOps).size, `${where} lists an operation twice`).toBe(entry.expectedOps.length);
-        for (const op of entry.expectedOps) expect(op, where).toMatch(/^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*$/);
+        for (const op of entry.expectedOps)
+          expect(op, where).toMatch(/^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*$/);
         // `expected` names the same operations, in the same order, by their tool names when the set was written.
         expect(entry.expected.length, where).toBe(entry.expectedOps.length);
         for (const name of entry.expected) expect(typeof name === 'string' && name.length > 0, where).toBe(true);
@@ -78,27 +90,42 @@ describe('retrieval benchmark query sets', () => {
 
     it.skipIf(!existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))('expects only operations the spec has', async () => {
       const operations = await specOperations(join(SPECS_DIR, mainFiles().get(api)!));
-      const unknown = entries.flatMap((entry) => entry.expectedOps.filter((op) => !operations.has(op)).map((op) => `${entry.query} → ${op}`));
+      const unknown = entries.flatMap((entry) =>
+        entry.expectedOps.filter((op) => !operations.has(op)).map((op) => `${entry.query} → ${op}`),
+      );
       expect(unknown).toEqual([]);
     });
   });
 
-  it.skipIf(!existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))('the harness asks every Box request and reports its figures', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'otm-retrieval-'));
-    try {
-      const out = join(dir, 'figures.json');
-      execFileSync(process.execPath, [join(REPO_ROOT, 'bench', 'retrieval.mjs'), '--api', 'box', '--json', out], { stdio: 'pipe' });
-      const [row] = JSON.parse(readFileSync(out, 'utf8')) as Array<{ api: string; n: number; recall: Record<string, number>; mrr: number; p95: number; indexBytes: number; misses: unknown[] }>;
-      expect(row!.api).toBe('box');
-      expect(row!.n).toBe(readSet('box').length);
-      expect(row!.recall['1']! <= row!.recall['5']! && row!.recall['5']! <= row!.recall['10']!).toBe(true);
-      expect(row!.mrr).toBeGreaterThanOrEqual(row!.recall['1']!);
-      expect(row!.mrr).toBeLessThanOrEqual(row!.recall['10']!);
-      expect(row!.indexBytes).toBeGreaterThan(0);
-      expect(row!.p95).toBeGreaterThan(0);
-      expect(row!.misses.length).toBe(Math.round(row!.n * (1 - row!.recall['1']!)));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))(
+    'the harness asks every Box request and reports its figures',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'otm-retrieval-'));
+      try {
+        const out = join(dir, 'figures.json');
+        execFileSync(process.execPath, [join(REPO_ROOT, 'bench', 'retrieval.mjs'), '--api', 'box', '--json', out], {
+          stdio: 'pipe',
+        });
+        const [row] = JSON.parse(readFileSync(out, 'utf8')) as Array<{
+          api: string;
+          n: number;
+          recall: Record<string, number>;
+          mrr: number;
+          p95: number;
+          indexBytes: number;
+          misses: unknown[];
+        }>;
+        expect(row!.api).toBe('box');
+        expect(row!.n).toBe(readSet('box').length);
+        expect(row!.recall['1']! <= row!.recall['5']! && row!.recall['5']! <= row!.recall['10']!).toBe(true);
+        expect(row!.mrr).toBeGreaterThanOrEqual(row!.recall['1']!);
+        expect(row!.mrr).toBeLessThanOrEqual(row!.recall['10']!);
+        expect(row!.indexBytes).toBeGreaterThan(0);
+        expect(row!.p95).toBeGreaterThan(0);
+        expect(row!.misses.length).toBe(Math.round(row!.n * (1 - row!.recall['1']!)));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -79,11 +79,18 @@ describe('auth.yaml: what is generated', () => {
     env: Record<string, string>;
     clientCredentials?: { tokenUrl: string; scopes: string[] };
   }
-  const catalog = () => JSON.parse(readFileSync(join(project.dir, 'catalog.json'), 'utf8')) as { securitySchemes: Scheme[]; callerCredentials?: unknown };
+  const catalog = () =>
+    JSON.parse(readFileSync(join(project.dir, 'catalog.json'), 'utf8')) as {
+      securitySchemes: Scheme[];
+      callerCredentials?: unknown;
+    };
 
   it('keeps the client-credentials flow (token URL, scopes) and its variables in catalog.json', () => {
     const machine = catalog().securitySchemes.find((s) => s.name === 'machineAuth')!;
-    expect(machine.clientCredentials).toEqual({ tokenUrl: 'https://login.auth-fixture.example.com/oauth/token', scopes: ['read', 'write'] });
+    expect(machine.clientCredentials).toEqual({
+      tokenUrl: 'https://login.auth-fixture.example.com/oauth/token',
+      scopes: ['read', 'write'],
+    });
     expect(machine.env).toEqual({
       value: 'MACHINE_AUTH_TOKEN',
       clientId: 'MACHINE_AUTH_CLIENT_ID',
@@ -94,7 +101,10 @@ describe('auth.yaml: what is generated', () => {
   });
 
   it('stores the caller-credentials mapping chosen at generation', () => {
-    expect(catalog().callerCredentials).toEqual({ mode: 'headers', map: { headerKey: 'x-upstream-key', queryKey: 'x-upstream-query', bearerAuth: 'x-upstream-token' } });
+    expect(catalog().callerCredentials).toEqual({
+      mode: 'headers',
+      map: { headerKey: 'x-upstream-key', queryKey: 'x-upstream-query', bearerAuth: 'x-upstream-token' },
+    });
   });
 
   it('README and .env.example document every variable and the mapping', () => {
@@ -135,11 +145,18 @@ describe('auth.yaml: what is generated', () => {
   });
 
   it('a mapping entry for an unknown scheme is a warning; a malformed mapping is an options error', async () => {
-    const result = await generate({ spec: SPEC, validate: false, write: false, callerCredentials: 'nope=X-Nope,headerKey=X-Key' });
+    const result = await generate({
+      spec: SPEC,
+      validate: false,
+      write: false,
+      callerCredentials: 'nope=X-Nope,headerKey=X-Key',
+    });
     expect(result.diagnostics.filter((d) => d.code === 'OTM_SECURITY_UNKNOWN').map((d) => d.message)).toEqual([
       '--caller-credentials names unknown security scheme nope; the entry is ignored',
     ]);
-    await expect(generate({ spec: SPEC, validate: false, write: false, callerCredentials: 'headerKey' })).rejects.toThrow(/--caller-credentials/);
+    await expect(
+      generate({ spec: SPEC, validate: false, write: false, callerCredentials: 'headerKey' }),
+    ).rejects.toThrow(/--caller-credentials/);
   });
 });
 
@@ -158,10 +175,12 @@ describe('without credentials: an error naming the variable, and no upstream req
 
   it('every secured tool fails with the variables to set; nothing reaches the API or the token endpoint', async () => {
     const expected: Record<string, string> = {
-      listItems: "Missing credentials for listItems: set BEARER_AUTH_TOKEN in the server's environment. Over HTTP a caller may send the x-upstream-token header instead.",
+      listItems:
+        "Missing credentials for listItems: set BEARER_AUTH_TOKEN in the server's environment. Over HTTP a caller may send the x-upstream-token header instead.",
       getKeyed:
         "Missing credentials for getKeyed: set HEADER_KEY_API_KEY and QUERY_KEY_API_KEY in the server's environment. Over HTTP a caller may send the x-upstream-key header and the x-upstream-query header instead.",
-      getMachine: "Missing credentials for getMachine: set MACHINE_AUTH_TOKEN (or MACHINE_AUTH_CLIENT_ID and MACHINE_AUTH_CLIENT_SECRET) in the server's environment.",
+      getMachine:
+        "Missing credentials for getMachine: set MACHINE_AUTH_TOKEN (or MACHINE_AUTH_CLIENT_ID and MACHINE_AUTH_CLIENT_SECRET) in the server's environment.",
       basicOrKey: "Missing credentials for basicOrKey: set BASIC_AUTH_USERNAME in the server's environment.",
     };
     for (const [tool, message] of Object.entries(expected)) {
@@ -193,12 +212,22 @@ describe('OAuth 2 client credentials against a local token endpoint', () => {
   it('fetches one token (client_secret_basic, grant_type, scope), caches it, and shares it between concurrent calls', async () => {
     const client = await connectModernStdio(project.entry, clientEnv());
     try {
-      as.onToken((_req, n) => ({ body: { access_token: `machine-at-${n}`, token_type: 'Bearer', expires_in: 3600 }, delayMs: 50 }));
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(client, 'getMachine', { tag: `c${i}` })));
+      as.onToken((_req, n) => ({
+        body: { access_token: `machine-at-${n}`, token_type: 'Bearer', expires_in: 3600 },
+        delayMs: 50,
+      }));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => call(client, 'getMachine', { tag: `c${i}` })),
+      );
       for (const result of results) expect(result.isError, text(result)).toBeFalsy();
       for (let i = 0; i < 3; i++) expect((await call(client, 'getMachine')).isError).toBeFalsy();
       expect(as.requests).toEqual([
-        { path: '/token', authorization: basicAuth('machine-client', 'machine-secret-0001'), contentType: 'application/x-www-form-urlencoded', form: { grant_type: 'client_credentials', scope: 'read write' } },
+        {
+          path: '/token',
+          authorization: basicAuth('machine-client', 'machine-secret-0001'),
+          contentType: 'application/x-www-form-urlencoded',
+          form: { grant_type: 'client_credentials', scope: 'read write' },
+        },
       ]);
       expect(upstream.requests).toHaveLength(13);
       for (const req of upstream.requests) expect(req.headers['authorization']).toBe('Bearer machine-at-1');
@@ -219,7 +248,11 @@ describe('OAuth 2 client credentials against a local token endpoint', () => {
       const first = await call(client, 'getMachine');
       expect(first.isError, text(first)).toBeFalsy();
       expect((await call(client, 'getMachine')).isError).toBeFalsy();
-      expect(upstream.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer machine-at-1', 'Bearer machine-at-2', 'Bearer machine-at-2']);
+      expect(upstream.requests.map((r) => r.headers['authorization'])).toEqual([
+        'Bearer machine-at-1',
+        'Bearer machine-at-2',
+        'Bearer machine-at-2',
+      ]);
       expect(as.requests).toHaveLength(2);
     } finally {
       await client.close();
@@ -227,7 +260,11 @@ describe('OAuth 2 client credentials against a local token endpoint', () => {
   });
 
   it('a ready token wins over the client credentials: no token request, even when the token URL is unreachable', async () => {
-    const client = await connectModernStdio(project.entry, { ...clientEnv(), MACHINE_AUTH_TOKEN: 'ready-machine-token', MACHINE_AUTH_TOKEN_URL: 'http://127.0.0.1:9/token' });
+    const client = await connectModernStdio(project.entry, {
+      ...clientEnv(),
+      MACHINE_AUTH_TOKEN: 'ready-machine-token',
+      MACHINE_AUTH_TOKEN_URL: 'http://127.0.0.1:9/token',
+    });
     try {
       expect((await call(client, 'getMachine')).isError).toBeFalsy();
       expect(upstream.requests[0]!.headers['authorization']).toBe('Bearer ready-machine-token');
@@ -238,16 +275,24 @@ describe('OAuth 2 client credentials against a local token endpoint', () => {
   });
 
   it('an unreachable or refusing token endpoint is a tool error naming the scheme, without the secret and without an API request', async () => {
-    const client = await connectModernStdio(project.entry, { ...clientEnv(), MACHINE_AUTH_TOKEN_URL: 'http://127.0.0.1:9/token' });
+    const client = await connectModernStdio(project.entry, {
+      ...clientEnv(),
+      MACHINE_AUTH_TOKEN_URL: 'http://127.0.0.1:9/token',
+    });
     try {
       const unreachable = await call(client, 'getMachine');
       expect(unreachable.isError).toBe(true);
-      expect(text(unreachable)).toMatch(/^Cannot get an OAuth 2 access token for getMachine: scheme machineAuth: cannot reach the token endpoint http:\/\/127\.0\.0\.1:9\/token/);
+      expect(text(unreachable)).toMatch(
+        /^Cannot get an OAuth 2 access token for getMachine: scheme machineAuth: cannot reach the token endpoint http:\/\/127\.0\.0\.1:9\/token/,
+      );
       expect(text(unreachable)).toContain('MACHINE_AUTH_TOKEN');
     } finally {
       await client.close();
     }
-    as.onToken(() => ({ status: 401, body: { error: 'invalid_client', error_description: 'secret machine-secret-0001 is wrong' } }));
+    as.onToken(() => ({
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'secret machine-secret-0001 is wrong' },
+    }));
     const refused = await connectModernStdio(project.entry, clientEnv());
     try {
       const result = await call(refused, 'getMachine');
@@ -268,8 +313,18 @@ describe('OAuth 2 client credentials against a local token endpoint', () => {
 describe('per-caller credentials over HTTP', () => {
   let server: HttpServerProcess;
   const callers = {
-    A: { authorization: 'Bearer mcp-token-a', 'x-upstream-key': 'key-A-111', 'x-upstream-query': 'query-A-111', 'x-upstream-token': 'bearer-A-111' },
-    B: { authorization: 'Bearer mcp-token-b', 'x-upstream-key': 'key-B-222', 'x-upstream-query': 'query-B-222', 'x-upstream-token': 'bearer-B-222' },
+    A: {
+      authorization: 'Bearer mcp-token-a',
+      'x-upstream-key': 'key-A-111',
+      'x-upstream-query': 'query-A-111',
+      'x-upstream-token': 'bearer-A-111',
+    },
+    B: {
+      authorization: 'Bearer mcp-token-b',
+      'x-upstream-key': 'key-B-222',
+      'x-upstream-query': 'query-B-222',
+      'x-upstream-token': 'bearer-B-222',
+    },
   };
 
   beforeAll(async () => {
@@ -284,17 +339,22 @@ describe('per-caller credentials over HTTP', () => {
     await server?.stop();
   });
 
-  it('two callers × 50 interleaved concurrent calls: every upstream request carries its own caller\'s credentials', async () => {
+  it("two callers × 50 interleaved concurrent calls: every upstream request carries its own caller's credentials", async () => {
     const a = await connectHttpAs(server.url, callers.A);
     const b = await connectHttpAs(server.url, callers.B);
     try {
-      const plan = [...Array.from({ length: 50 }, (_, i) => ({ who: 'A' as const, i })), ...Array.from({ length: 50 }, (_, i) => ({ who: 'B' as const, i }))];
+      const plan = [
+        ...Array.from({ length: 50 }, (_, i) => ({ who: 'A' as const, i })),
+        ...Array.from({ length: 50 }, (_, i) => ({ who: 'B' as const, i })),
+      ];
       for (let i = plan.length - 1; i > 0; i--) {
         const j = Math.floor(Math.random() * (i + 1));
         [plan[i], plan[j]] = [plan[j]!, plan[i]!];
       }
       const results = await Promise.all(
-        plan.map(({ who, i }) => call(who === 'A' ? a : b, i % 2 === 0 ? 'listItems' : 'getKeyed', { tag: `${who}-${i}` })),
+        plan.map(({ who, i }) =>
+          call(who === 'A' ? a : b, i % 2 === 0 ? 'listItems' : 'getKeyed', { tag: `${who}-${i}` }),
+        ),
       );
       for (const result of results) expect(result.isError, text(result)).toBeFalsy();
       expect(upstream.requests).toHaveLength(100);
@@ -338,7 +398,11 @@ describe('per-caller credentials over HTTP', () => {
 
   it('the endpoint refuses clients without a listed token', async () => {
     await expect(connectHttpAs(server.url, { 'x-upstream-key': 'key-A-111' })).rejects.toThrow();
-    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
     expect(upstream.requests).toHaveLength(0);
@@ -346,10 +410,16 @@ describe('per-caller credentials over HTTP', () => {
 });
 
 describe('MCP_CALLER_CREDENTIALS at run time', () => {
-  it('bearerAuth=authorization forwards the caller\'s Authorization header, and only for that scheme', async () => {
-    const server = await startHttpServer(project.entry, { API_BASE_URL: upstream.url, MCP_CALLER_CREDENTIALS: 'bearerAuth=authorization' });
+  it("bearerAuth=authorization forwards the caller's Authorization header, and only for that scheme", async () => {
+    const server = await startHttpServer(project.entry, {
+      API_BASE_URL: upstream.url,
+      MCP_CALLER_CREDENTIALS: 'bearerAuth=authorization',
+    });
     try {
-      const client = await connectHttpAs(server.url, { authorization: 'Bearer caller-own-token', 'x-upstream-key': 'ignored-key' });
+      const client = await connectHttpAs(server.url, {
+        authorization: 'Bearer caller-own-token',
+        'x-upstream-key': 'ignored-key',
+      });
       try {
         expect((await call(client, 'listItems')).isError).toBeFalsy();
         expect(upstream.requests[0]!.headers['authorization']).toBe('Bearer caller-own-token');
@@ -372,7 +442,9 @@ describe('MCP_CALLER_CREDENTIALS at run time', () => {
       try {
         const result = await call(client, 'listItems');
         expect(result.isError).toBe(true);
-        expect(text(result)).toBe("Missing credentials for listItems: set BEARER_AUTH_TOKEN in the server's environment.");
+        expect(text(result)).toBe(
+          "Missing credentials for listItems: set BEARER_AUTH_TOKEN in the server's environment.",
+        );
         expect(upstream.requests).toHaveLength(0);
       } finally {
         await client.close();
@@ -383,7 +455,9 @@ describe('MCP_CALLER_CREDENTIALS at run time', () => {
   });
 
   it('a malformed value stops the server at start-up', async () => {
-    await expect(startHttpServer(project.entry, { API_BASE_URL: upstream.url, MCP_CALLER_CREDENTIALS: 'bearerAuth' })).rejects.toThrow(/caller credentials/);
+    await expect(
+      startHttpServer(project.entry, { API_BASE_URL: upstream.url, MCP_CALLER_CREDENTIALS: 'bearerAuth' }),
+    ).rejects.toThrow(/caller credentials/);
   });
 });
 
@@ -394,13 +468,22 @@ describe('MCP_CALLER_CREDENTIALS at run time', () => {
 describe('credentials echoed by the API are redacted from results and never logged', () => {
   let server: HttpServerProcess;
   let stderr = '';
-  const secrets = { header: 'hdr-secret-1234', query: 'qry-secret-5678', envBearer: 'env-bearer-secret-9012', callerBearer: 'caller-bearer-3456', mcpToken: 'mcp-endpoint-7890' };
+  const secrets = {
+    header: 'hdr-secret-1234',
+    query: 'qry-secret-5678',
+    envBearer: 'env-bearer-secret-9012',
+    callerBearer: 'caller-bearer-3456',
+    mcpToken: 'mcp-endpoint-7890',
+  };
 
   /** The upstream answers with everything it received: the Authorization and key headers and the URL. */
   const echo = (status: number) => (req: RecordedRequest) => ({
     status,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ error: status >= 400 ? 'unauthorized' : undefined, got: { authorization: req.headers['authorization'] ?? null, key: req.headers['x-api-key'] ?? null, url: req.url } }),
+    body: JSON.stringify({
+      error: status >= 400 ? 'unauthorized' : undefined,
+      got: { authorization: req.headers['authorization'] ?? null, key: req.headers['x-api-key'] ?? null, url: req.url },
+    }),
   });
 
   beforeAll(async () => {
@@ -426,7 +509,10 @@ describe('credentials echoed by the API are redacted from results and never logg
 
   it('in a 401 body and in a 200 body: the echoed Authorization header and query key show as [redacted]', async () => {
     const env = await connectHttpAs(server.url, { authorization: `Bearer ${secrets.mcpToken}` });
-    const caller = await connectHttpAs(server.url, { authorization: `Bearer ${secrets.mcpToken}`, 'x-upstream-token': secrets.callerBearer });
+    const caller = await connectHttpAs(server.url, {
+      authorization: `Bearer ${secrets.mcpToken}`,
+      'x-upstream-token': secrets.callerBearer,
+    });
     try {
       upstream.respond(echo(401));
       const keyed401 = await call(env, 'getKeyed', { tag: 't' });
@@ -443,7 +529,9 @@ describe('credentials echoed by the API are redacted from results and never logg
       const keyed200 = await call(env, 'getKeyed', { tag: 't' });
       expect(keyed200.isError).toBeFalsy();
       expect(text(keyed200)).toContain('"key":"[redacted]"');
-      expect(keyed200.structuredContent).toMatchObject({ got: { key: '[redacted]', url: '/keyed?tag=t&api_key=[redacted]' } });
+      expect(keyed200.structuredContent).toMatchObject({
+        got: { key: '[redacted]', url: '/keyed?tag=t&api_key=[redacted]' },
+      });
       expectNoSecret(keyed200);
       const bearer200 = await call(env, 'listItems');
       expect(bearer200.structuredContent).toMatchObject({ got: { authorization: 'Bearer [redacted]' } });

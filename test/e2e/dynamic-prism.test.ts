@@ -12,7 +12,14 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { connectModernStdio } from '../helpers/mcp-clients.js';
-import { credentialEnv, startPrism, startRecordingProxy, type PrismMock, type ProxiedRequest, type RecordingProxy } from '../helpers/prism.js';
+import {
+  credentialEnv,
+  startPrism,
+  startRecordingProxy,
+  type PrismMock,
+  type ProxiedRequest,
+  type RecordingProxy,
+} from '../helpers/prism.js';
 import { createArgSampler, type SampledArgs } from '../helpers/sample-args.js';
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
@@ -33,13 +40,29 @@ interface SpecCase {
 
 const SPECS: SpecCase[] = [
   // Measured: 95 of 97 first (2 second), all 97 Prism-valid in both modes.
-  { name: 'spotify', file: join(SPECS_DIR, 'spotify', 'fixed-spotify-open-api.yml'), operations: 97, minFoundAtRank1: 95, minPrismValid: 97 },
+  {
+    name: 'spotify',
+    file: join(SPECS_DIR, 'spotify', 'fixed-spotify-open-api.yml'),
+    operations: 97,
+    minFoundAtRank1: 95,
+    minPrismValid: 97,
+  },
   // Measured: 319 of 346 first, 343 in the top 3, all in the top 10 (32 operations share a summary with others);
   // all 346 Prism-valid in both modes.
-  { name: 'gitea', file: join(SPECS_DIR, 'gitea', 'gitea.io.json'), operations: 346, minFoundAtRank1: 319, minPrismValid: 346 },
+  {
+    name: 'gitea',
+    file: join(SPECS_DIR, 'gitea', 'gitea.io.json'),
+    operations: 346,
+    minFoundAtRank1: 319,
+    minPrismValid: 346,
+  },
 ];
 
-type ToolCallResult = { content?: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: unknown };
+type ToolCallResult = {
+  content?: Array<{ type: string; text?: string }>;
+  isError?: boolean;
+  structuredContent?: unknown;
+};
 
 interface CallRecord {
   requests: ProxiedRequest[];
@@ -90,7 +113,11 @@ for (const spec of SPECS) {
       allProxy = await startRecordingProxy(prism.port);
       catalog = JSON.parse(dynamicProject.result.files.find((f) => f.path === 'catalog.json')!.contents) as Catalog;
       const credentials = credentialEnv(catalog);
-      const env = (proxy: RecordingProxy): Record<string, string> => ({ API_BASE_URL: proxy.url, API_MAX_RETRIES: '0', ...credentials });
+      const env = (proxy: RecordingProxy): Record<string, string> => ({
+        API_BASE_URL: proxy.url,
+        API_MAX_RETRIES: '0',
+        ...credentials,
+      });
       dynamicClient = await connectModernStdio(dynamicProject.entry, env(dynamicProxy));
       allClient = await connectModernStdio(allProject.entry, env(allProxy));
       const directTools = new Map((await allClient.listTools()).tools.map((t) => [t.name, t]));
@@ -107,8 +134,15 @@ for (const spec of SPECS) {
         const inputSchema = described['inputSchema'] as Record<string, unknown>;
         const sample = sampler.sample(inputSchema);
         const [dynamicCall, allCall] = await Promise.all([
-          recordCall(dynamicProxy, () => dynamicClient!.callTool({ name: 'call_operation', arguments: { name: tool.name, arguments: sample.args } }, { timeout: CALL_TIMEOUT_MS })),
-          recordCall(allProxy, () => allClient!.callTool({ name: tool.name, arguments: sample.args }, { timeout: CALL_TIMEOUT_MS })),
+          recordCall(dynamicProxy, () =>
+            dynamicClient!.callTool(
+              { name: 'call_operation', arguments: { name: tool.name, arguments: sample.args } },
+              { timeout: CALL_TIMEOUT_MS },
+            ),
+          ),
+          recordCall(allProxy, () =>
+            allClient!.callTool({ name: tool.name, arguments: sample.args }, { timeout: CALL_TIMEOUT_MS }),
+          ),
         ]);
         records.push({
           tool,
@@ -116,7 +150,8 @@ for (const spec of SPECS) {
           rank: index < 0 ? null : index + 1,
           above: results.slice(0, index < 0 ? results.length : index).map((r) => r.name),
           sameQuery: queries.get(query)!,
-          schemaMatchesDirectTool: JSON.stringify(directTools.get(tool.name)?.inputSchema) === JSON.stringify(inputSchema),
+          schemaMatchesDirectTool:
+            JSON.stringify(directTools.get(tool.name)?.inputSchema) === JSON.stringify(inputSchema),
           sample,
           dynamic: dynamicCall,
           all: allCall,
@@ -143,25 +178,36 @@ for (const spec of SPECS) {
     });
 
     it('finds every operation by its summary among the results of the default limit, most of them first', () => {
-      const notFound = records.filter((r) => r.rank === null || r.rank > DEFAULT_SEARCH_LIMIT).map((r) => `${r.tool.name} ("${r.query}"): rank ${r.rank ?? `> ${SEARCH_LIMIT}`}`);
+      const notFound = records
+        .filter((r) => r.rank === null || r.rank > DEFAULT_SEARCH_LIMIT)
+        .map((r) => `${r.tool.name} ("${r.query}"): rank ${r.rank ?? `> ${SEARCH_LIMIT}`}`);
       expect(notFound).toEqual([]);
       expect(records.filter((r) => r.rank === 1).length).toBeGreaterThanOrEqual(spec.minFoundAtRank1);
     });
 
     it('describes each operation with the input schema of its direct tool, and samples arguments it accepts', () => {
       expect(records.filter((r) => !r.schemaMatchesDirectTool).map((r) => r.tool.name)).toEqual([]);
-      expect(records.filter((r) => !r.sample.valid).map((r) => `${r.tool.name}: ${r.sample.errors.join('; ')}`)).toEqual([]);
+      expect(
+        records.filter((r) => !r.sample.valid).map((r) => `${r.tool.name}: ${r.sample.errors.join('; ')}`),
+      ).toEqual([]);
     });
 
     it('sends, through call_operation, exactly the requests the direct tool sends', () => {
       const differing = records
         .filter((r) => JSON.stringify(r.dynamic.requests.map(wire)) !== JSON.stringify(r.all.requests.map(wire)))
-        .map((r) => `${r.tool.name}: dynamic ${JSON.stringify(r.dynamic.requests.map(wire))} vs all ${JSON.stringify(r.all.requests.map(wire))}`);
+        .map(
+          (r) =>
+            `${r.tool.name}: dynamic ${JSON.stringify(r.dynamic.requests.map(wire))} vs all ${JSON.stringify(r.all.requests.map(wire))}`,
+        );
       expect(differing).toEqual([]);
-      expect(records.filter((r) => r.dynamic.requests.length === 0).map((r) => `${r.tool.name}: ${r.dynamic.thrown ?? r.dynamic.text}`)).toEqual([]);
+      expect(
+        records
+          .filter((r) => r.dynamic.requests.length === 0)
+          .map((r) => `${r.tool.name}: ${r.dynamic.thrown ?? r.dynamic.text}`),
+      ).toEqual([]);
     });
 
-    it('sees Prism\'s verdict on a request Prism rejects (control)', async () => {
+    it("sees Prism's verdict on a request Prism rejects (control)", async () => {
       const from = dynamicProxy!.log.length;
       const answer = await fetch(`${dynamicProxy!.url}/no/such/path/in/the/spec`);
       await answer.arrayBuffer();
@@ -172,8 +218,16 @@ for (const spec of SPECS) {
       const dynamicValid = records.filter((r) => r.dynamic.prismValid).length;
       const allValid = records.filter((r) => r.all.prismValid).length;
       expect(records.filter((r) => r.dynamic.prismValid !== r.all.prismValid).map((r) => r.tool.name)).toEqual([]);
-      expect(records.filter((r) => r.dynamic.thrown !== undefined || r.all.thrown !== undefined).map((r) => `${r.tool.name}: dynamic ${r.dynamic.thrown} | all ${r.all.thrown}`)).toEqual([]);
-      expect(records.filter((r) => r.dynamic.isError !== r.all.isError).map((r) => `${r.tool.name}: dynamic ${r.dynamic.text} | all ${r.all.text}`)).toEqual([]);
+      expect(
+        records
+          .filter((r) => r.dynamic.thrown !== undefined || r.all.thrown !== undefined)
+          .map((r) => `${r.tool.name}: dynamic ${r.dynamic.thrown} | all ${r.all.thrown}`),
+      ).toEqual([]);
+      expect(
+        records
+          .filter((r) => r.dynamic.isError !== r.all.isError)
+          .map((r) => `${r.tool.name}: dynamic ${r.dynamic.text} | all ${r.all.text}`),
+      ).toEqual([]);
       expect(dynamicValid).toBe(allValid);
       expect(dynamicValid).toBeGreaterThanOrEqual(spec.minPrismValid);
     });
@@ -213,7 +267,9 @@ async function recordCall(proxy: RecordingProxy, call: () => Promise<unknown>): 
   }
   await proxy.idle();
   const requests = proxy.log.slice(from);
-  const verdicts = requests.flatMap((r) => (r.verdict ? [`${r.verdict.status} ${r.verdict.type}: ${r.verdict.messages.join('; ')}`] : r.error ? [r.error] : []));
+  const verdicts = requests.flatMap((r) =>
+    r.verdict ? [`${r.verdict.status} ${r.verdict.type}: ${r.verdict.messages.join('; ')}`] : r.error ? [r.error] : [],
+  );
   return {
     requests,
     isError: result ? result.isError === true : null,
@@ -246,12 +302,20 @@ function report(spec: SpecCase, records: OperationRecord[], ms: number): string 
     `  Prism-valid: dynamic ${count((r) => r.dynamic.prismValid)}, all ${count((r) => r.all.prismValid)}; tool errors: dynamic ${count((r) => r.dynamic.isError === true)}, all ${count((r) => r.all.isError === true)}; thrown: dynamic ${count((r) => r.dynamic.thrown !== undefined)}, all ${count((r) => r.all.thrown !== undefined)}`,
   ];
   for (const r of records.filter((x) => x.rank !== 1)) {
-    lines.push(`  rank ${r.rank ?? `>${SEARCH_LIMIT}`}: ${r.tool.name} ("${r.query}"${r.sameQuery > 1 ? `, summary shared by ${r.sameQuery}` : ''}) below ${r.above.slice(0, 5).join(', ')}`);
+    lines.push(
+      `  rank ${r.rank ?? `>${SEARCH_LIMIT}`}: ${r.tool.name} ("${r.query}"${r.sameQuery > 1 ? `, summary shared by ${r.sameQuery}` : ''}) below ${r.above.slice(0, 5).join(', ')}`,
+    );
   }
   for (const r of records.filter((x) => !x.dynamic.prismValid || !x.all.prismValid)) {
-    lines.push(`  not Prism-valid: ${r.tool.name} ${r.tool.request.method} ${r.tool.request.path} args ${JSON.stringify(r.sample.args).slice(0, 200)}`);
-    lines.push(`    dynamic: ${r.dynamic.verdicts.join(' | ') || (r.dynamic.requests.length ? '' : `no request (${r.dynamic.thrown ?? r.dynamic.text})`)}`);
-    lines.push(`    all:     ${r.all.verdicts.join(' | ') || (r.all.requests.length ? '' : `no request (${r.all.thrown ?? r.all.text})`)}`);
+    lines.push(
+      `  not Prism-valid: ${r.tool.name} ${r.tool.request.method} ${r.tool.request.path} args ${JSON.stringify(r.sample.args).slice(0, 200)}`,
+    );
+    lines.push(
+      `    dynamic: ${r.dynamic.verdicts.join(' | ') || (r.dynamic.requests.length ? '' : `no request (${r.dynamic.thrown ?? r.dynamic.text})`)}`,
+    );
+    lines.push(
+      `    all:     ${r.all.verdicts.join(' | ') || (r.all.requests.length ? '' : `no request (${r.all.thrown ?? r.all.text})`)}`,
+    );
   }
   for (const r of records.filter((x) => x.dynamic.thrown !== undefined || x.all.thrown !== undefined)) {
     lines.push(`  thrown: ${r.tool.name}: dynamic ${r.dynamic.thrown ?? '-'} | all ${r.all.thrown ?? '-'}`);

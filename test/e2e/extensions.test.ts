@@ -43,7 +43,11 @@ afterAll(async () => {
 
 beforeEach(() => {
   upstream.requests.length = 0;
-  upstream.respond(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"id":7,"name":"Rex","photoUrls":[]}' }));
+  upstream.respond(() => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: '{"id":7,"name":"Rex","photoUrls":[]}',
+  }));
 });
 
 const env = () => ({ API_BASE_URL: upstream.url, API_KEY: 'owner-key-1234' });
@@ -52,29 +56,48 @@ type CallResult = { content: Array<{ type: string; text?: string }>; isError?: b
 const text = (result: unknown) => (result as CallResult).content.map((c) => c.text ?? '').join('\n');
 
 it('the README has a compiled example of each extension point', () => {
-  expect([...examples.keys()]).toEqual(['src/extensions.ts', 'src/custom-main.ts', 'src/express-app.ts', 'src/hono-app.ts']);
-  for (const file of examples.keys()) expect(readFileSync(join(project.dir, file.replace(/^src/, 'dist').replace(/\.ts$/, '.js')), 'utf8')).not.toBe('');
+  expect([...examples.keys()]).toEqual([
+    'src/extensions.ts',
+    'src/custom-main.ts',
+    'src/express-app.ts',
+    'src/hono-app.ts',
+  ]);
+  for (const file of examples.keys())
+    expect(readFileSync(join(project.dir, file.replace(/^src/, 'dist').replace(/\.ts$/, '.js')), 'utf8')).not.toBe('');
 });
 
 /** What every mounting of the README's src/extensions.ts must serve. */
 async function expectOwnerExtensions(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'getPetById']));
-  expect(tools.find((t) => t.name === 'echo')).toMatchObject({ annotations: { readOnlyHint: true }, inputSchema: { required: ['text'] } });
+  expect(tools.find((t) => t.name === 'echo')).toMatchObject({
+    annotations: { readOnlyHint: true },
+    inputSchema: { required: ['text'] },
+  });
   expect(text(await client.callTool({ name: 'echo', arguments: { text: 'hello' } }))).toBe('echo: hello');
   const invalid = (await client.callTool({ name: 'echo', arguments: {} })) as CallResult;
   expect(invalid.isError).toBe(true);
   expect(text(invalid)).toMatch(/^Invalid arguments for tool echo: .*text/);
 
-  expect((await client.listResources()).resources).toEqual([{ uri: 'notes://usage', name: 'usage', description: 'How our team uses this API.', mimeType: 'text/markdown' }]);
-  expect((await client.readResource({ uri: 'notes://usage' })).contents).toEqual([{ uri: 'notes://usage', mimeType: 'text/markdown', text: '# Usage\n\nAsk before deleting anything.' }]);
+  expect((await client.listResources()).resources).toEqual([
+    { uri: 'notes://usage', name: 'usage', description: 'How our team uses this API.', mimeType: 'text/markdown' },
+  ]);
+  expect((await client.readResource({ uri: 'notes://usage' })).contents).toEqual([
+    { uri: 'notes://usage', mimeType: 'text/markdown', text: '# Usage\n\nAsk before deleting anything.' },
+  ]);
   await expect(client.readResource({ uri: 'notes://nothing' })).rejects.toThrow(/not found/);
 
   expect((await client.listPrompts()).prompts).toEqual([
-    { name: 'explain', description: 'Asks for an explanation of one part of the API.', arguments: [{ name: 'topic', description: 'What to explain', required: true }] },
+    {
+      name: 'explain',
+      description: 'Asks for an explanation of one part of the API.',
+      arguments: [{ name: 'topic', description: 'What to explain', required: true }],
+    },
   ]);
   const prompt = await client.getPrompt({ name: 'explain', arguments: { topic: 'pets' } });
-  expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Explain pets in this API, using its tools.' } }]);
+  expect(prompt.messages).toEqual([
+    { role: 'user', content: { type: 'text', text: 'Explain pets in this API, using its tools.' } },
+  ]);
   await expect(client.getPrompt({ name: 'explain', arguments: {} })).rejects.toThrow(/topic/);
 
   // The generated tools are still there, calling the API.
@@ -95,7 +118,12 @@ describe('src/extensions.ts behind the bin (stdio)', () => {
 
 describe('src/custom-main.ts: own fetch, logger and hooks', () => {
   it('sends upstream requests through the fetch, logs through the logger and runs the hooks', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(project.dir, 'dist', 'custom-main.js')], env: { PATH: process.env['PATH'] ?? '', ...env(), LOG_LEVEL: 'debug' }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(project.dir, 'dist', 'custom-main.js')],
+      env: { PATH: process.env['PATH'] ?? '', ...env(), LOG_LEVEL: 'debug' },
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = modernClient();
@@ -155,10 +183,19 @@ describe.each(['express', 'hono'])('src/%s-app.ts: the endpoint mounted in an ap
 /** The status of a POST to /mcp with these headers (node:http: fetch does not let a caller set Host). */
 function postStatus(port: number, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.once('error', reject);
     req.end('{}');
   });

@@ -73,7 +73,9 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, upstreamBas
       res.write('{"partial":');
       return later(30, () => res.socket?.destroy());
     case 'rate-limited':
-      return countOf(url) === 1 ? json(res, 429, '{"error":"slow down"}', { 'retry-after': '0' }) : json(res, 200, PET_JSON);
+      return countOf(url) === 1
+        ? json(res, 429, '{"error":"slow down"}', { 'retry-after': '0' })
+        : json(res, 200, PET_JSON);
     case 'unavailable':
       return void res.writeHead(503, { 'content-type': 'text/plain' }).end('overloaded, try later');
     case 'boom':
@@ -97,7 +99,11 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, upstreamBas
     case 'gzip':
     case 'br': {
       const body = scenario === 'gzip' ? gzipSync(PET_JSON) : brotliCompressSync(PET_JSON);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': scenario, 'content-length': String(body.byteLength) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': scenario,
+        'content-length': String(body.byteLength),
+      });
       return void res.end(body);
     }
     case 'huge': {
@@ -166,7 +172,10 @@ const getItem = (client: Client, itemId: string) => call(client, 'getItem', { it
 describe('over stdio, 2026-07-28 client', () => {
   let client: Client;
   beforeAll(async () => {
-    client = await connectModernStdio(project.entry, { API_BASE_URL: `${upstreamBase}/v1`, API_TIMEOUT_MS: String(TIMEOUT_MS) });
+    client = await connectModernStdio(project.entry, {
+      API_BASE_URL: `${upstreamBase}/v1`,
+      API_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
   });
   afterAll(async () => {
     await client?.close();
@@ -183,7 +192,9 @@ describe('over stdio, 2026-07-28 client', () => {
   it('connection reset mid-response', async () => {
     const result = await getItem(client, 'reset');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Connection to http:\/\/127\.0\.0\.1:\d+ failed while reading the response to GET \/items\/\{itemId\}: /);
+    expect(textOf(result)).toMatch(
+      /^Connection to http:\/\/127\.0\.0\.1:\d+ failed while reading the response to GET \/items\/\{itemId\}: /,
+    );
   });
 
   it('429 with Retry-After: 0, then 200: retried and successful', async () => {
@@ -196,14 +207,18 @@ describe('over stdio, 2026-07-28 client', () => {
   it('503 every time: bounded retries, then isError with status and retries', async () => {
     const result = await getItem(client, 'unavailable');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe('HTTP 503 Service Unavailable from GET /items/{itemId} (gave up after 2 retries)\n\noverloaded, try later');
+    expect(textOf(result)).toBe(
+      'HTTP 503 Service Unavailable from GET /items/{itemId} (gave up after 2 retries)\n\noverloaded, try later',
+    );
     expect(seen).toHaveLength(3);
   });
 
   it('POST 503 is not retried', async () => {
     const result = await call(client, 'createItem', { body: { name: 'n' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('HTTP 503 Service Unavailable from POST /items (not retried: POST is not idempotent)');
+    expect(textOf(result)).toContain(
+      'HTTP 503 Service Unavailable from POST /items (not retried: POST is not idempotent)',
+    );
     expect(seen.map((r) => r.method)).toEqual(['POST']);
   });
 
@@ -244,9 +259,13 @@ describe('over stdio, 2026-07-28 client', () => {
   it('a cross-origin redirect is refused, naming the other origin', async () => {
     const result = await getItem(client, 'redirect-cross');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe(`Refused to follow a redirect from ${upstreamBase} to a different origin: http://evil.example`);
+    expect(textOf(result)).toBe(
+      `Refused to follow a redirect from ${upstreamBase} to a different origin: http://evil.example`,
+    );
     const otherPort = await getItem(client, 'redirect-other-port');
-    expect(textOf(otherPort)).toBe(`Refused to follow a redirect from ${upstreamBase} to a different origin: http://127.0.0.1:1`);
+    expect(textOf(otherPort)).toBe(
+      `Refused to follow a redirect from ${upstreamBase} to a different origin: http://127.0.0.1:1`,
+    );
   });
 
   it.each(['gzip', 'br'])('a %s-encoded JSON body is decoded', async (encoding) => {
@@ -296,7 +315,10 @@ describe('over stdio, unreachable upstreams', () => {
   });
 
   it('DNS failure', async () => {
-    const client = await connectModernStdio(project.entry, { API_BASE_URL: 'http://nonexistent.invalid/v1', API_TIMEOUT_MS: '5000' });
+    const client = await connectModernStdio(project.entry, {
+      API_BASE_URL: 'http://nonexistent.invalid/v1',
+      API_TIMEOUT_MS: '5000',
+    });
     try {
       const result = await getItem(client, 'ok');
       expect(result.isError).toBe(true);
@@ -333,7 +355,10 @@ function toolsCall(base: string, itemId: string, headers: Record<string, string>
       params: {
         name: 'getItem',
         arguments: { itemId },
-        _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
       },
     }),
   });

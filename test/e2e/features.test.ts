@@ -59,7 +59,13 @@ async function callOk(client: Client, name: string, args: Record<string, unknown
 
 interface Catalog {
   baseUrl?: string;
-  securitySchemes: Array<{ name: string; kind: string; in?: string; paramName?: string; env: { value?: string; username?: string; password?: string } }>;
+  securitySchemes: Array<{
+    name: string;
+    kind: string;
+    in?: string;
+    paramName?: string;
+    env: { value?: string; username?: string; password?: string };
+  }>;
   tools: Array<{ name: string; operationId?: string; security?: string[][] }>;
 }
 
@@ -132,7 +138,12 @@ describe('styles.yaml: parameter styles', () => {
   });
 
   it('header: arrays and objects, explode false and true', async () => {
-    const req = await callOk(client, 'headerStyles', { 'X-Arr': colors, 'X-Arr-Exploded': colors, 'X-Obj': color, 'X-Obj-Exploded': color });
+    const req = await callOk(client, 'headerStyles', {
+      'X-Arr': colors,
+      'X-Arr-Exploded': colors,
+      'X-Obj': color,
+      'X-Obj-Exploded': color,
+    });
     expect(req.url).toBe('/api/headers');
     expect(req.headers['x-arr']).toBe('blue,black');
     expect(req.headers['x-arr-exploded']).toBe('blue,black');
@@ -269,7 +280,10 @@ describe('swagger2.json: Swagger 2.0', () => {
   });
 
   it('formData, urlencoded: collectionFormat multi and csv', async () => {
-    const req = await callOk(client, 'updatePetWithForm', { petId: 7, body: { name: 'Rex Jr', tags: ['a', 'b'], codes: ['x', 'y'] } });
+    const req = await callOk(client, 'updatePetWithForm', {
+      petId: 7,
+      body: { name: 'Rex Jr', tags: ['a', 'b'], codes: ['x', 'y'] },
+    });
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/v2/pets/7/form');
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -279,7 +293,10 @@ describe('swagger2.json: Swagger 2.0', () => {
   it('formData, multipart: a type file parameter', async () => {
     const req = await callOk(client, 'uploadImage', {
       petId: 7,
-      body: { caption: 'cute', image: { base64: Buffer.from('PNGDATA').toString('base64'), filename: 'p.png', contentType: 'image/png' } },
+      body: {
+        caption: 'cute',
+        image: { base64: Buffer.from('PNGDATA').toString('base64'), filename: 'p.png', contentType: 'image/png' },
+      },
     });
     expect(req.url).toBe('/v2/pets/7/image');
     const parts = parseMultipart(req);
@@ -481,7 +498,7 @@ describe('security.yaml: credentials', () => {
   });
 
   // Credentials in the query must not re-serialize the operation's own query string (`q=a%20b`, not `q=a+b`).
-  it('AND: the query key is appended without re-encoding the operation\'s own query parameters', async () => {
+  it("AND: the query key is appended without re-encoding the operation's own query parameters", async () => {
     const req = await callOk(full, 'headerAndQueryKey', { q: 'a b' });
     expect(req.url).toBe('/both?q=a%20b&api_key=qk-1');
   });
@@ -529,6 +546,7 @@ describe('recursion.yaml: a recursive body schema', () => {
 
   it('lists the node once under $defs, referring to itself', async () => {
     const { tools } = await client.listTools();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is read by path in assertions
     const schema = tools.find((t) => t.name === 'createTree')!.inputSchema as Record<string, any>;
     expect(schema['properties']['body']).toEqual({ $ref: '#/$defs/TreeNode' });
     const node = schema['$defs']['TreeNode'];
@@ -540,7 +558,13 @@ describe('recursion.yaml: a recursive body schema', () => {
     const tree = {
       name: 'root',
       children: [
-        { name: 'a', children: [{ name: 'a1', children: [{ name: 'a1x' }] }, { name: 'a2', children: [] }] },
+        {
+          name: 'a',
+          children: [
+            { name: 'a1', children: [{ name: 'a1x' }] },
+            { name: 'a2', children: [] },
+          ],
+        },
         { name: 'b' },
       ],
     };
@@ -552,7 +576,9 @@ describe('recursion.yaml: a recursive body schema', () => {
   });
 
   it('rejects a node without its required name at depth three, without calling upstream', async () => {
-    const result = await call(client, 'createTree', { body: { name: 'r', children: [{ name: 'a', children: [{ children: [] }] }] } });
+    const result = await call(client, 'createTree', {
+      body: { name: 'r', children: [{ name: 'a', children: [{ children: [] }] }] },
+    });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/name/);
     expect(upstream.requests).toHaveLength(0);
@@ -585,15 +611,24 @@ describe.skipIf(!existsSync(STRIPE_SPEC))('Stripe: POST /v1/customers', () => {
   it('sends the form body Stripe expects, with the bearer credential', async () => {
     expect(tokenVariable).toBe(`${upperSnake('bearerAuth')}_TOKEN`);
     const req = await callOk(client, toolName, {
-      body: { email: 'a@b.c', metadata: { order_id: '6735' }, expand: ['default_source'], preferred_locales: ['en', 'fr'] },
+      body: {
+        email: 'a@b.c',
+        metadata: { order_id: '6735' },
+        expand: ['default_source'],
+        preferred_locales: ['en', 'fr'],
+      },
     });
     expect(req.method).toBe('POST');
     expect(req.url).toBe('/v1/customers');
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(req.headers['authorization']).toBe('Bearer sk_test_123');
     const raw = req.body.toString('utf8');
-    expect(decodeURIComponent(raw)).toBe('email=a@b.c&metadata[order_id]=6735&expand[]=default_source&preferred_locales[]=en&preferred_locales[]=fr');
-    expect(raw).toBe('email=a%40b.c&metadata[order_id]=6735&expand[]=default_source&preferred_locales[]=en&preferred_locales[]=fr');
+    expect(decodeURIComponent(raw)).toBe(
+      'email=a@b.c&metadata[order_id]=6735&expand[]=default_source&preferred_locales[]=en&preferred_locales[]=fr',
+    );
+    expect(raw).toBe(
+      'email=a%40b.c&metadata[order_id]=6735&expand[]=default_source&preferred_locales[]=en&preferred_locales[]=fr',
+    );
     // Valid application/x-www-form-urlencoded: only safe characters and %XX triplets, one `=` per pair, and
     // a standard parser reads back exactly the intended fields.
     expect(raw).toMatch(/^[A-Za-z0-9\-._~*[\]&=+]*(?:%[0-9A-F]{2}[A-Za-z0-9\-._~*[\]&=+]*)*$/);

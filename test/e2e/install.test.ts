@@ -20,9 +20,18 @@ it('installs, builds and starts with npm start', async () => {
   await generate({ spec: join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'), out: dir, validate: false });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'pipe' });
-  const client = new Client({ name: 'install-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'install-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(
-    new StdioClientTransport({ command: npm, args: ['start', '--silent'], cwd: dir, env: { PATH: process.env['PATH'] ?? '', API_BASE_URL: 'http://127.0.0.1:9' }, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: npm,
+      args: ['start', '--silent'],
+      cwd: dir,
+      env: { PATH: process.env['PATH'] ?? '', API_BASE_URL: 'http://127.0.0.1:9' },
+      stderr: 'pipe',
+    }),
   );
   try {
     const { tools } = await client.listTools();

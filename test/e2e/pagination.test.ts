@@ -17,8 +17,16 @@ import { startHttpServer, type HttpServerProcess } from '../helpers/spawn-http.j
 
 function specWith(operations: number): string {
   const paths: Record<string, unknown> = {};
-  for (let i = 0; i < operations; i++) paths[`/things${i}`] = { get: { operationId: `getThing${i}`, summary: `Get thing ${i}`, responses: { '200': { description: 'ok' } } } };
-  return JSON.stringify({ openapi: '3.0.3', info: { title: 'Many tools', version: '1.0.0' }, servers: [{ url: 'https://many.example.com' }], paths });
+  for (let i = 0; i < operations; i++)
+    paths[`/things${i}`] = {
+      get: { operationId: `getThing${i}`, summary: `Get thing ${i}`, responses: { '200': { description: 'ok' } } },
+    };
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Many tools', version: '1.0.0' },
+    servers: [{ url: 'https://many.example.com' }],
+    paths,
+  });
 }
 
 describe('a host that ignores nextCursor still sees every tool the default mode lists', () => {

@@ -20,30 +20,46 @@ const project = join(root, 'petstore-mcp');
 const example = join(REPO_ROOT, 'generated-examples', 'petstore');
 
 function run(args: string[], cwd: string): string {
-  return execFileSync(npm, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return execFileSync(npm, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 }
 
 beforeAll(() => {
-  cpSync(example, project, { recursive: true, filter: (src) => !/[\\/](node_modules|dist)([\\/]|$)/.test(src.slice(example.length)) });
+  cpSync(example, project, {
+    recursive: true,
+    filter: (src) => !/[\\/](node_modules|dist)([\\/]|$)/.test(src.slice(example.length)),
+  });
   run(['install', ...NPM_FLAGS], project);
 }, 300_000);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 it('passes its own npm test', () => {
-  let output = '';
+  let output: string;
   try {
-    output = execFileSync(npm, ['test'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', NO_COLOR: '1' } });
+    output = execFileSync(npm, ['test'], {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: '1', NO_COLOR: '1' },
+    });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm test failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    throw new Error(`npm test failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`, { cause: error });
   }
   expect(output).toMatch(/Tests\s+\d+ passed/);
   expect(output).not.toMatch(/failed/);
 }, 180_000);
 
 it('packs, installs from the tarball into an empty folder, and starts through its bin', async () => {
-  const packed = JSON.parse(run(['pack', '--json', '--pack-destination', root], project)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(run(['pack', '--json', '--pack-destination', root], project)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   const files = packed[0]!.files.map((f) => f.path).sort();
   expect(files).toContain('dist/index.js');
   expect(files).toEqual(expect.arrayContaining(['catalog.json', 'search-index.json']));
@@ -53,13 +69,23 @@ it('packs, installs from the tarball into an empty folder, and starts through it
   const consumer = join(root, 'consumer');
   mkdirSync(consumer);
   run(['install', join(root, packed[0]!.filename), ...NPM_FLAGS], consumer);
-  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+    name: string;
+    bin: Record<string, string>;
+  };
   const bin = join(consumer, 'node_modules', '.bin', Object.keys(pkg.bin)[0]!);
   expect(existsSync(bin)).toBe(true);
 
   // The bin itself (its shebang, its symlink into the package), as `npx` would run it.
   const client = modernClient();
-  await client.connect(new StdioClientTransport({ command: bin, args: [], env: { PATH: process.env['PATH'] ?? '', API_BASE_URL: 'http://127.0.0.1:9' }, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: bin,
+      args: [],
+      env: { PATH: process.env['PATH'] ?? '', API_BASE_URL: 'http://127.0.0.1:9' },
+      stderr: 'pipe',
+    }),
+  );
   try {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(19);

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
-import { connectLegacyHttp, connectLegacyStdio, connectModernHttp, connectModernStdio } from '../helpers/mcp-clients.js';
+import {
+  connectLegacyHttp,
+  connectLegacyStdio,
+  connectModernHttp,
+  connectModernStdio,
+} from '../helpers/mcp-clients.js';
 import { startHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
 
 const SPEC = `${REPO_ROOT}/fixtures/specs/features/requests.yaml`;
@@ -28,7 +33,8 @@ afterAll(async () => {
 beforeEach(() => {
   upstream.requests.length = 0;
   upstream.respond((req) => {
-    if (req.url.startsWith('/v1/items/missing')) return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"no such item"}' };
+    if (req.url.startsWith('/v1/items/missing'))
+      return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"no such item"}' };
     if (req.url.startsWith('/v1/items/boom')) return { status: 500, body: 'upstream exploded' };
     return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true,"echo":"yes"}' };
   });
@@ -67,9 +73,22 @@ describe('stdio, 2026-07-28 client', () => {
 
   it('lists one tool per operation with collision-free arguments', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['getItem', 'deleteItem', 'listItems', 'createItem', 'createCharge', 'get_search']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'getItem',
+      'deleteItem',
+      'listItems',
+      'createItem',
+      'createCharge',
+      'get_search',
+    ]);
     const getItem = tools.find((t) => t.name === 'getItem')!;
-    expect(Object.keys(getItem.inputSchema.properties ?? {})).toEqual(['itemId', 'itemId_query', 'tags', 'X-Trace-Id', 'session']);
+    expect(Object.keys(getItem.inputSchema.properties ?? {})).toEqual([
+      'itemId',
+      'itemId_query',
+      'tags',
+      'X-Trace-Id',
+      'session',
+    ]);
     expect(getItem.inputSchema.required).toEqual(['itemId']);
     expect(getItem.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     const createItem = tools.find((t) => t.name === 'createItem')!;
@@ -95,7 +114,11 @@ describe('stdio, 2026-07-28 client', () => {
     const { tools } = await client.listTools();
     const listItems = tools.find((t) => t.name === 'listItems')!;
     expect(listItems.outputSchema).toMatchObject({ type: 'object', properties: { result: {} } });
-    upstream.respond(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":1,"name":"a"}]' }));
+    upstream.respond(() => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '[{"id":1,"name":"a"}]',
+    }));
     const result = (await client.callTool({ name: 'listItems', arguments: {} })) as CallResult;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ result: [{ id: 1, name: 'a' }] });
@@ -112,10 +135,15 @@ describe('stdio, 2026-07-28 client', () => {
   });
 
   it('sends a form body with nested objects and arrays the way Stripe expects', async () => {
-    await client.callTool({ name: 'createCharge', arguments: { body: { amount: 100, metadata: { order_id: '6735' }, expand: ['customer', 'invoice'] } } });
+    await client.callTool({
+      name: 'createCharge',
+      arguments: { body: { amount: 100, metadata: { order_id: '6735' }, expand: ['customer', 'invoice'] } },
+    });
     const req = onlyRequest();
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(decodeURIComponent(req.body.toString())).toBe('amount=100&metadata[order_id]=6735&expand[]=customer&expand[]=invoice');
+    expect(decodeURIComponent(req.body.toString())).toBe(
+      'amount=100&metadata[order_id]=6735&expand[]=customer&expand[]=invoice',
+    );
   });
 
   it('serializes deepObject and pipeDelimited query parameters', async () => {
@@ -137,7 +165,10 @@ describe('stdio, 2026-07-28 client', () => {
   });
 
   it('rejects invalid arguments without calling upstream', async () => {
-    const result = (await client.callTool({ name: 'createCharge', arguments: { body: { amount: 'lots' } } })) as CallResult;
+    const result = (await client.callTool({
+      name: 'createCharge',
+      arguments: { body: { amount: 'lots' } },
+    })) as CallResult;
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/amount/);
     expect(upstream.requests).toHaveLength(0);
@@ -194,7 +225,11 @@ describe('Streamable HTTP', () => {
   });
 
   it('refuses a foreign Host or Origin and answers health checks', async () => {
-    const badOrigin = await fetch(server.url, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const badOrigin = await fetch(server.url, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(badOrigin.status).toBe(403);
     const health = await fetch(server.url.replace(/\/mcp$/, '/health'));
     expect(health.status).toBe(200);

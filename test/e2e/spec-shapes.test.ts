@@ -83,7 +83,11 @@ async function expectPrismAccepts(project: BuiltProject, fixture: string, calls:
     }
     await proxy.idle();
     expect(proxy.log).toHaveLength(calls.length);
-    for (const entry of proxy.log) expect(entry.verdict, `${entry.method} ${entry.url}: ${JSON.stringify(entry.verdict)}\n${prism.output().slice(-2000)}`).toBeNull();
+    for (const entry of proxy.log)
+      expect(
+        entry.verdict,
+        `${entry.method} ${entry.url}: ${JSON.stringify(entry.verdict)}\n${prism.output().slice(-2000)}`,
+      ).toBeNull();
   } finally {
     await client.close();
     await proxy.close();
@@ -120,8 +124,12 @@ describe('query-in-path.yaml: query templates inside path keys', () => {
 
   it('keeps literal pairs as written and merges a template with the query parameter declared for it', async () => {
     const { tools } = await client().listTools();
-    expect(tools.find((t) => t.name === 'inboundCalls')!.inputSchema.properties).toEqual({ since: { type: 'string', format: 'date', description: 'Start date' } });
-    expect((await sent(client(), ['inboundCalls', { since: '2024-03-01' }])).url).toBe('/calls?kind=inbound&since=2024-03-01');
+    expect(tools.find((t) => t.name === 'inboundCalls')!.inputSchema.properties).toEqual({
+      since: { type: 'string', format: 'date', description: 'Start date' },
+    });
+    expect((await sent(client(), ['inboundCalls', { since: '2024-03-01' }])).url).toBe(
+      '/calls?kind=inbound&since=2024-03-01',
+    );
     expect((await sent(client(), ['inboundCalls', {}])).url).toBe('/calls?kind=inbound');
   });
 });
@@ -164,8 +172,12 @@ describe('binary-bodies.yaml: format binary is raw octets, format byte is base64
 
   it('says in each tool description what to pass', async () => {
     const { tools } = await client().listTools();
-    expect(tools.find((t) => t.name === 'putRaw')!.description).toContain('raw bytes; pass them base64-encoded as `body: { base64 }`');
-    expect(tools.find((t) => t.name === 'putEncoded')!.description).toContain('base64 text; pass it as the string `body`; it is sent as is, not decoded');
+    expect(tools.find((t) => t.name === 'putRaw')!.description).toContain(
+      'raw bytes; pass them base64-encoded as `body: { base64 }`',
+    );
+    expect(tools.find((t) => t.name === 'putEncoded')!.description).toContain(
+      'base64 text; pass it as the string `body`; it is sent as is, not decoded',
+    );
   });
 
   it('decodes a format binary body and sends the bytes', async () => {

@@ -20,7 +20,12 @@ let upstream: MockUpstream;
 
 beforeAll(async () => {
   upstream = await startMockUpstream();
-  upstream.respond((req) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: Number(req.url.split('/').pop()), name: 'Rex' }), delayMs: UPSTREAM_DELAY_MS }));
+  upstream.respond((req) => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: Number(req.url.split('/').pop()), name: 'Rex' }),
+    delayMs: UPSTREAM_DELAY_MS,
+  }));
   project = await generateAndBuild(join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'));
   writeFileSync(
     join(project.dir, 'src', 'hooks.ts'),
@@ -30,7 +35,11 @@ export const beforeRequest: BeforeRequest = async ({ args }) => {
 };
 `,
   );
-  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project.dir, 'tsconfig.json')], { stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project.dir, 'tsconfig.json')],
+    { stdio: 'pipe' },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -38,17 +47,33 @@ afterAll(async () => {
   project?.cleanup();
 });
 
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 function callLine(id: number, petId: number, meta?: object): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getPetById', arguments: { petId }, ...(meta ? { _meta: meta } : {}) } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'getPetById', arguments: { petId }, ...(meta ? { _meta: meta } : {}) },
+  });
 }
 
 /** The request lines of each era, ending with tools/call id 2 for pet `petId`. */
 const ERAS: Record<string, (petId: number) => string[]> = {
-  '2026-07-28 (stateless _meta)': (petId) => [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: MODERN_META } }), callLine(2, petId, MODERN_META)],
+  '2026-07-28 (stateless _meta)': (petId) => [
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: MODERN_META } }),
+    callLine(2, petId, MODERN_META),
+  ],
   '2025-11-25 (initialize)': (petId) => [
-    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'drain-test', version: '1.0.0' } } }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'drain-test', version: '1.0.0' } },
+    }),
     JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     callLine(2, petId),
   ],
@@ -87,7 +112,9 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** `printf '%s\n' <lines> | node dist/index.js`, as a shell runs it. */
 function piped(lines: string[], extra?: Record<string, string>): Promise<Outcome> {
   const started = performance.now();
-  const child = spawn('sh', ['-c', 'printf "%s\\n" "$@" | "$NODE" "$ENTRY"', 'sh', ...lines], { env: { ...env(extra), NODE: process.execPath, ENTRY: project.entry } });
+  const child = spawn('sh', ['-c', 'printf "%s\\n" "$@" | "$NODE" "$ENTRY"', 'sh', ...lines], {
+    env: { ...env(extra), NODE: process.execPath, ENTRY: project.entry },
+  });
   return collect(child, started);
 }
 

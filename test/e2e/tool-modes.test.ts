@@ -13,7 +13,11 @@ import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.j
 import { connectModernStdio } from '../helpers/mcp-clients.js';
 
 const SPEC = `${REPO_ROOT}/fixtures/specs/features/requests.yaml`;
-type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> };
+type CallResult = {
+  content: Array<{ type: string; text?: string }>;
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
 
 let upstream: MockUpstream;
 let project: BuiltProject;
@@ -50,34 +54,64 @@ describe('dynamic mode', () => {
   });
 
   it('finds an operation by what it does, describes it, and calls it with the same request as the direct tool', async () => {
-    const found = (await client.callTool({ name: 'search_operations', arguments: { query: 'create a charge form body' } })) as CallResult;
+    const found = (await client.callTool({
+      name: 'search_operations',
+      arguments: { query: 'create a charge form body' },
+    })) as CallResult;
     const results = found.structuredContent!['results'] as Array<{ name: string; method: string; path: string }>;
     expect(results[0]).toMatchObject({ name: 'createCharge', method: 'POST', path: '/charges' });
-    const described = (await client.callTool({ name: 'describe_operation', arguments: { name: 'createCharge' } })) as CallResult;
-    expect(described.structuredContent!['inputSchema']).toMatchObject({ type: 'object', properties: { body: { type: 'object' } } });
+    const described = (await client.callTool({
+      name: 'describe_operation',
+      arguments: { name: 'createCharge' },
+    })) as CallResult;
+    expect(described.structuredContent!['inputSchema']).toMatchObject({
+      type: 'object',
+      properties: { body: { type: 'object' } },
+    });
     const called = (await client.callTool({
       name: 'call_operation',
-      arguments: { name: 'createCharge', arguments: { body: { amount: 100, metadata: { order_id: '6735' }, expand: ['customer'] } } },
+      arguments: {
+        name: 'createCharge',
+        arguments: { body: { amount: 100, metadata: { order_id: '6735' }, expand: ['customer'] } },
+      },
     })) as CallResult;
     expect(called.isError).toBeFalsy();
     expect(upstream.requests).toHaveLength(1);
     expect(upstream.requests[0]!.url).toBe('/v1/charges');
-    expect(decodeURIComponent(upstream.requests[0]!.body.toString())).toBe('amount=100&metadata[order_id]=6735&expand[]=customer');
+    expect(decodeURIComponent(upstream.requests[0]!.body.toString())).toBe(
+      'amount=100&metadata[order_id]=6735&expand[]=customer',
+    );
   });
 
   it('browses without words: no query lists the groups, a group lists its operations with their required arguments', async () => {
     const browsed = (await client.callTool({ name: 'search_operations', arguments: {} })) as CallResult;
     const groups = browsed.structuredContent!['groups'] as Array<{ name: string; operations: number }>;
     expect(groups.reduce((n, g) => n + g.operations, 0)).toBe(6);
-    const first = (await client.callTool({ name: 'search_operations', arguments: { group: groups[0]!.name } })) as CallResult;
-    const results = first.structuredContent!['results'] as Array<{ name: string; method: string; path: string; required: string[] }>;
+    const first = (await client.callTool({
+      name: 'search_operations',
+      arguments: { group: groups[0]!.name },
+    })) as CallResult;
+    const results = first.structuredContent!['results'] as Array<{
+      name: string;
+      method: string;
+      path: string;
+      required: string[];
+    }>;
     expect(results).toHaveLength(groups[0]!.operations);
-    expect(results[0]).toMatchObject({ name: expect.any(String), method: expect.any(String), path: expect.stringMatching(/^\//), required: expect.any(Array) });
+    expect(results[0]).toMatchObject({
+      name: expect.any(String),
+      method: expect.any(String),
+      path: expect.stringMatching(/^\//),
+      required: expect.any(Array),
+    });
     expect(upstream.requests).toHaveLength(0);
   });
 
   it('validates the operation arguments and names unknown operations, without calling upstream', async () => {
-    const invalid = (await client.callTool({ name: 'call_operation', arguments: { name: 'createCharge', arguments: { body: { amount: 'x' } } } })) as CallResult;
+    const invalid = (await client.callTool({
+      name: 'call_operation',
+      arguments: { name: 'createCharge', arguments: { body: { amount: 'x' } } },
+    })) as CallResult;
     expect(invalid.isError).toBe(true);
     expect(invalid.content[0]!.text).toMatch(/amount/);
     const unknown = (await client.callTool({ name: 'call_operation', arguments: { name: 'nope' } })) as CallResult;
@@ -85,7 +119,10 @@ describe('dynamic mode', () => {
     expect(unknown.content[0]!.text).toContain('search_operations');
     const badMeta = (await client.callTool({ name: 'search_operations', arguments: { limit: 'ten' } })) as CallResult;
     expect(badMeta.isError).toBe(true);
-    const badGroup = (await client.callTool({ name: 'search_operations', arguments: { group: 'no such group' } })) as CallResult;
+    const badGroup = (await client.callTool({
+      name: 'search_operations',
+      arguments: { group: 'no such group' },
+    })) as CallResult;
     expect(badGroup.isError).toBe(true);
     expect(badGroup.content[0]!.text).toMatch(/There is no group "no such group"\. Groups: /);
     expect(upstream.requests).toHaveLength(0);
@@ -97,7 +134,12 @@ describe('mode overrides and paging', () => {
     const client = await connect({ MCP_TOOL_MODE: 'hybrid' });
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['getItem', 'search_operations', 'describe_operation', 'call_operation']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'getItem',
+        'search_operations',
+        'describe_operation',
+        'call_operation',
+      ]);
     } finally {
       await client.close();
     }

@@ -14,9 +14,19 @@ parentPort.on('message', async ({ id, spec, out, validate }) => {
   } catch (error) {
     // A spec problem is a UserError with diagnostics (the CLI's exit 1); anything else is a crash (exit 70).
     if (error instanceof Error && error.name === 'UserError') {
-      parentPort.postMessage({ id, outcome: 'user-error', diagnostics: (error.diagnostics ?? []).length, message: error.message });
+      parentPort.postMessage({
+        id,
+        outcome: 'user-error',
+        diagnostics: (error.diagnostics ?? []).length,
+        message: error.message,
+      });
     } else {
-      parentPort.postMessage({ id, outcome: 'crash', message: String(error instanceof Error ? error.message : error).slice(0, 2000), stack: error instanceof Error ? String(error.stack).slice(0, 4000) : '' });
+      parentPort.postMessage({
+        id,
+        outcome: 'crash',
+        message: String(error instanceof Error ? error.message : error).slice(0, 2000),
+        stack: error instanceof Error ? String(error.stack).slice(0, 4000) : '',
+      });
     }
   }
 });

@@ -53,7 +53,9 @@ class GeneratorWorker {
   private start(): Worker {
     const worker = new Worker(new URL('./generate-worker.mjs', import.meta.url));
     worker.on('message', (message: Outcome & { id: number }) => this.settle(message));
-    worker.on('error', (error) => this.settle({ outcome: 'crash', message: `worker died: ${error.message}`, stack: String(error.stack) }));
+    worker.on('error', (error) =>
+      this.settle({ outcome: 'crash', message: `worker died: ${error.message}`, stack: String(error.stack) }),
+    );
     return worker;
   }
 
@@ -104,54 +106,67 @@ describe.skipIf(!existsSync(join(REPO_ROOT, 'dist/src/pipeline.js')))('the gener
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it(`ends every one of ${CASES} generations with a project or diagnostics`, { timeout: CASES * CASE_TIMEOUT_MS }, async () => {
-    let caseNumber = 0;
-    const started = performance.now();
-    await fc.assert(
-      fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), mutationsArb, async (seedIndex, mutations) => {
-        const dir = join(root, `case-${caseNumber++}`);
-        mkdirSync(dir);
-        const spec = join(dir, 'spec.json');
-        const text = mutatedText(seeds[seedIndex]!.doc, mutations);
-        // Nesting past what structuredClone and JSON.stringify can copy and write is no spec anyone can hand the
-        // generator; nor is a copy of a deep node thousands of times over (tens of MB, minutes of plain parsing).
-        fc.pre(text !== undefined && text.length <= MAX_SPEC_CHARS);
-        writeFileSync(spec, text!);
-        const out = join(dir, 'server');
-        const t0 = performance.now();
-        // Validation (swagger-parser) is slow; every third case runs it, the others go straight to generation.
-        const result = await worker.run(spec, out, caseNumber % 3 === 0);
-        durations.push(performance.now() - t0);
-        const where = `${seeds[seedIndex]!.file} + ${JSON.stringify(mutations).slice(0, 500)}`;
-        if (result.outcome === 'crash') throw new Error(`generator crashed on ${where}:\n${result.stack || result.message}`);
-        if (result.outcome === 'hang') throw new Error(`generator did not finish within ${CASE_TIMEOUT_MS} ms on ${where}`);
-        counts[result.outcome]++;
-        if (result.outcome === 'ok') {
-          expect(readdirSync(dir).sort(), where).toEqual(['server', 'spec.json']);
-          expect(result.files.filter((f) => !existsSync(join(out, f))), where).toEqual([]);
-          if (samples.length < TYPECHECKS && counts.ok % 10 === 1) samples.push(out);
-          else rmSync(dir, { recursive: true, force: true });
-        } else {
-          expect(result.diagnostics, where).toBeGreaterThan(0);
-          expect(readdirSync(dir), where).toEqual(['spec.json']);
-          rmSync(dir, { recursive: true, force: true });
-        }
-      }),
-      { numRuns: CASES, seed: SEED, endOnFailure: true },
-    );
-    const sorted = [...durations].sort((a, b) => a - b);
-    const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
-    console.log(
-      `generator fuzz: ${CASES} cases (seed ${SEED}) in ${Math.round((performance.now() - started) / 1000)} s: ${counts.ok} projects, ${counts['user-error']} refused with diagnostics, 0 crashes, 0 hangs; per case p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms`,
-    );
-    expect(counts.ok).toBeGreaterThan(0);
-  });
+  it(
+    `ends every one of ${CASES} generations with a project or diagnostics`,
+    { timeout: CASES * CASE_TIMEOUT_MS },
+    async () => {
+      let caseNumber = 0;
+      const started = performance.now();
+      await fc.assert(
+        fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), mutationsArb, async (seedIndex, mutations) => {
+          const dir = join(root, `case-${caseNumber++}`);
+          mkdirSync(dir);
+          const spec = join(dir, 'spec.json');
+          const text = mutatedText(seeds[seedIndex]!.doc, mutations);
+          // Nesting past what structuredClone and JSON.stringify can copy and write is no spec anyone can hand the
+          // generator; nor is a copy of a deep node thousands of times over (tens of MB, minutes of plain parsing).
+          fc.pre(text !== undefined && text.length <= MAX_SPEC_CHARS);
+          writeFileSync(spec, text!);
+          const out = join(dir, 'server');
+          const t0 = performance.now();
+          // Validation (swagger-parser) is slow; every third case runs it, the others go straight to generation.
+          const result = await worker.run(spec, out, caseNumber % 3 === 0);
+          durations.push(performance.now() - t0);
+          const where = `${seeds[seedIndex]!.file} + ${JSON.stringify(mutations).slice(0, 500)}`;
+          if (result.outcome === 'crash')
+            throw new Error(`generator crashed on ${where}:\n${result.stack || result.message}`);
+          if (result.outcome === 'hang')
+            throw new Error(`generator did not finish within ${CASE_TIMEOUT_MS} ms on ${where}`);
+          counts[result.outcome]++;
+          if (result.outcome === 'ok') {
+            expect(readdirSync(dir).sort(), where).toEqual(['server', 'spec.json']);
+            expect(
+              result.files.filter((f) => !existsSync(join(out, f))),
+              where,
+            ).toEqual([]);
+            if (samples.length < TYPECHECKS && counts.ok % 10 === 1) samples.push(out);
+            else rmSync(dir, { recursive: true, force: true });
+          } else {
+            expect(result.diagnostics, where).toBeGreaterThan(0);
+            expect(readdirSync(dir), where).toEqual(['spec.json']);
+            rmSync(dir, { recursive: true, force: true });
+          }
+        }),
+        { numRuns: CASES, seed: SEED, endOnFailure: true },
+      );
+      const sorted = [...durations].sort((a, b) => a - b);
+      const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
+      console.log(
+        `generator fuzz: ${CASES} cases (seed ${SEED}) in ${Math.round((performance.now() - started) / 1000)} s: ${counts.ok} projects, ${counts['user-error']} refused with diagnostics, 0 crashes, 0 hangs; per case p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${pct(1)} ms`,
+      );
+      expect(counts.ok).toBeGreaterThan(0);
+    },
+  );
 
   it('writes projects whose TypeScript type-checks', { timeout: 600_000 }, () => {
     expect(samples.length).toBeGreaterThan(0);
     for (const out of samples) {
       symlinkSync(join(REPO_ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
-      execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(out, 'tsconfig.json'), '--noEmit'], { stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        [join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(out, 'tsconfig.json'), '--noEmit'],
+        { stdio: 'pipe' },
+      );
     }
   });
 });

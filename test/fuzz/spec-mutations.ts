@@ -43,11 +43,57 @@ const HOSTILE_STRINGS = [
 ];
 
 /** Property names and keys: valid-looking, non-ASCII, or breaking some naming rule. */
-const HOSTILE_KEYS = ['名前', 'ключ', 'é', '😀', '__proto__', 'constructor', 'prototype', '', ' ', 'a b', 'a/b', 'a~b', '{x}', '$ref', 'x-mcp', '0', 'body', 'a'.repeat(300)];
+const HOSTILE_KEYS = [
+  '名前',
+  'ключ',
+  'é',
+  '😀',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '',
+  ' ',
+  'a b',
+  'a/b',
+  'a~b',
+  '{x}',
+  '$ref',
+  'x-mcp',
+  '0',
+  'body',
+  'a'.repeat(300),
+];
 
-const REF_TARGETS = ['#/components/schemas/DoesNotExist', '#/definitions/Nope', '#/paths/~1nowhere', '#', '#/', '', 'missing-file.yaml#/Pet', './missing-file.json', '#/components/schemas/%7B', 42, null];
+const REF_TARGETS = [
+  '#/components/schemas/DoesNotExist',
+  '#/definitions/Nope',
+  '#/paths/~1nowhere',
+  '#',
+  '#/',
+  '',
+  'missing-file.yaml#/Pet',
+  './missing-file.json',
+  '#/components/schemas/%7B',
+  42,
+  null,
+];
 
-const SCALARS: Json[] = [null, true, false, 0, -1, 1.5, 1e308, -1e-308, 'string', [], {}, [null], [[]], { type: 'nonsense' }];
+const SCALARS: Json[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -1e-308,
+  'string',
+  [],
+  {},
+  [null],
+  [[]],
+  { type: 'nonsense' },
+];
 
 export type Mutation =
   | { kind: 'drop'; at: number }
@@ -64,12 +110,24 @@ const at = fc.nat();
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), at }),
-  fc.record({ kind: fc.constant('retype' as const), at, value: fc.oneof(fc.constantFrom(...SCALARS), fc.constantFrom(...HOSTILE_STRINGS)) }),
+  fc.record({
+    kind: fc.constant('retype' as const),
+    at,
+    value: fc.oneof(fc.constantFrom(...SCALARS), fc.constantFrom(...HOSTILE_STRINGS)),
+  }),
   fc.record({ kind: fc.constant('duplicate' as const), at, from: fc.nat() }),
   fc.record({ kind: fc.constant('dangle' as const), at, ref: fc.constantFrom<Json>(...REF_TARGETS) }),
   fc.record({ kind: fc.constant('cycle' as const), at, up: fc.nat({ max: 6 }) }),
-  fc.record({ kind: fc.constant('hostile-string' as const), at, value: fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ unit: 'binary', maxLength: 40 })) }),
-  fc.record({ kind: fc.constant('rename-key' as const), at, key: fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ unit: 'binary', minLength: 1, maxLength: 12 })) }),
+  fc.record({
+    kind: fc.constant('hostile-string' as const),
+    at,
+    value: fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ unit: 'binary', maxLength: 40 })),
+  }),
+  fc.record({
+    kind: fc.constant('rename-key' as const),
+    at,
+    key: fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ unit: 'binary', minLength: 1, maxLength: 12 })),
+  }),
   fc.record({ kind: fc.constant('deep-nesting' as const), at, depth: fc.constantFrom(50, 600, 1500) }),
   fc.record({ kind: fc.constant('wide' as const), at, count: fc.constantFrom(200, 2000) }),
 );
@@ -102,7 +160,12 @@ function applyMutation(doc: Json, mutation: Mutation): Json {
       const target = path.slice(0, Math.max(0, path.length - mutation.up));
       const node = get(doc, path);
       const ref = { $ref: pointerOf(target) };
-      if (isObject(node)) return replace(doc, path, { ...node, properties: { ...(isObject(node['properties']) ? node['properties'] : {}), loop: ref }, items: ref });
+      if (isObject(node))
+        return replace(doc, path, {
+          ...node,
+          properties: { ...(isObject(node['properties']) ? node['properties'] : {}), loop: ref },
+          items: ref,
+        });
       return replace(doc, path, ref);
     }
     case 'hostile-string':
@@ -111,12 +174,18 @@ function applyMutation(doc: Json, mutation: Mutation): Json {
       return path.length === 0 ? doc : renameKey(doc, path, mutation.key);
     case 'deep-nesting': {
       let nested: Json = { type: 'string' };
-      for (let i = 0; i < mutation.depth; i++) nested = i % 2 === 0 ? { type: 'object', properties: { n: nested } } : { type: 'array', items: nested };
+      for (let i = 0; i < mutation.depth; i++)
+        nested = i % 2 === 0 ? { type: 'object', properties: { n: nested } } : { type: 'array', items: nested };
       return replace(doc, path, nested);
     }
     case 'wide': {
       const node = get(doc, path);
-      if (Array.isArray(node)) return replace(doc, path, Array.from({ length: mutation.count }, (_, i) => structuredClone(node[i % Math.max(node.length, 1)] ?? null)));
+      if (Array.isArray(node))
+        return replace(
+          doc,
+          path,
+          Array.from({ length: mutation.count }, (_, i) => structuredClone(node[i % Math.max(node.length, 1)] ?? null)),
+        );
       if (isObject(node)) {
         const entries = Object.entries(node);
         const wide: Record<string, Json> = {};
@@ -169,7 +238,13 @@ function duplicate(doc: Json, path: Path, copy: Json): Json {
   if (path.length === 0) return doc;
   const parent = get(doc, path.slice(0, -1));
   if (Array.isArray(parent)) parent.push(copy);
-  else if (isObject(parent)) Object.defineProperty(parent, `${String(path.at(-1))}_copy`, { value: copy, enumerable: true, writable: true, configurable: true });
+  else if (isObject(parent))
+    Object.defineProperty(parent, `${String(path.at(-1))}_copy`, {
+      value: copy,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return doc;
 }
 
@@ -179,7 +254,13 @@ function renameKey(doc: Json, path: Path, key: string): Json {
   if (!isObject(parent) || typeof old !== 'string') return doc;
   // Rebuilt in order, so the renamed key keeps its place (defineProperty: `__proto__` stays a plain key).
   const rebuilt: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(parent)) Object.defineProperty(rebuilt, k === old ? key : k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(parent))
+    Object.defineProperty(rebuilt, k === old ? key : k, {
+      value: v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return replace(doc, path.slice(0, -1), rebuilt);
 }
 

@@ -19,7 +19,11 @@ export interface BuiltProject {
 }
 
 /** `beforeBuild` may add files to the generated project (the owner's own) before it is compiled. */
-export async function generateAndBuild(spec: string, options: Partial<UserOptions> = {}, beforeBuild?: (dir: string) => void): Promise<BuiltProject> {
+export async function generateAndBuild(
+  spec: string,
+  options: Partial<UserOptions> = {},
+  beforeBuild?: (dir: string) => void,
+): Promise<BuiltProject> {
   const root = mkdtempSync(join(tmpdir(), 'otm-e2e-'));
   const cleanup = () => rmSync(root, { recursive: true, force: true });
   const dir = join(root, 'server');
@@ -38,5 +42,9 @@ export async function generateAndBuild(spec: string, options: Partial<UserOption
 
 /** Compiles a generated project (tsc, against this repo's node_modules). */
 export function buildProject(dir: string): void {
-  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
+    { stdio: 'pipe' },
+  );
 }

@@ -16,7 +16,14 @@ export function modernClient(name = TEST_CLIENT_NAME): Client {
 
 export async function connectModernStdio(entry: string, env: Record<string, string>, name?: string): Promise<Client> {
   const client = modernClient(name);
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [entry],
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
@@ -26,9 +33,20 @@ export async function connectModernHttp(url: string, name?: string): Promise<Cli
   return client;
 }
 
-export async function connectLegacyStdio(entry: string, env: Record<string, string>, name = TEST_CLIENT_NAME): Promise<LegacyClient> {
+export async function connectLegacyStdio(
+  entry: string,
+  env: Record<string, string>,
+  name = TEST_CLIENT_NAME,
+): Promise<LegacyClient> {
   const client = new LegacyClient(clientInfo(name));
-  await client.connect(new LegacyStdioTransport({ command: process.execPath, args: [entry], env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe' }));
+  await client.connect(
+    new LegacyStdioTransport({
+      command: process.execPath,
+      args: [entry],
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 

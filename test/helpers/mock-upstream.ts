@@ -26,13 +26,22 @@ export interface MockUpstream {
   close: () => Promise<void>;
 }
 
-const defaultResponder: Responder = () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
+const defaultResponder: Responder = () => ({
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: '{"ok":true}',
+});
 
 export async function startMockUpstream(): Promise<MockUpstream> {
   const requests: RecordedRequest[] = [];
   let responder = defaultResponder;
   const server: Server = createServer(async (req, res) => {
-    const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: await readBody(req) };
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: await readBody(req),
+    };
     requests.push(recorded);
     const answer = responder(recorded);
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));

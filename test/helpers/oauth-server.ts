@@ -35,7 +35,9 @@ export function basicAuth(id: string, secret: string): string {
 export async function startOAuthServer(): Promise<OAuthServer> {
   const requests: RecordedOAuthRequest[] = [];
   let tokens = 0;
-  let tokenHandler = (_req: RecordedOAuthRequest, n: number): TokenAnswer => ({ body: { access_token: `at-${n}`, token_type: 'Bearer', expires_in: 3600 } });
+  let tokenHandler = (_req: RecordedOAuthRequest, n: number): TokenAnswer => ({
+    body: { access_token: `at-${n}`, token_type: 'Bearer', expires_in: 3600 },
+  });
   let introspectHandler = (_req: RecordedOAuthRequest): Record<string, unknown> => ({ active: false });
   const server: Server = createServer(async (req, res) => {
     const recorded = await record(req);

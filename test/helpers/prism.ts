@@ -37,7 +37,7 @@ export function prismVerdict(status: number, headers: IncomingHttpHeaders, bodyT
     return { type: body.type.slice(PRISM_ERROR_PREFIX.length), status, messages };
   }
   const header = headers['sl-violations'];
-  let violations: unknown = null;
+  let violations: unknown;
   try {
     violations = typeof header === 'string' ? JSON.parse(header) : null;
   } catch {
@@ -45,7 +45,11 @@ export function prismVerdict(status: number, headers: IncomingHttpHeaders, bodyT
   }
   // sl-violations also lists violations of Prism's own (example) response: those say nothing about the request.
   const errors = Array.isArray(violations)
-    ? (violations as Violation[]).filter((v) => String(v.severity).toLowerCase() === 'error' && (Array.isArray(v.location) ? v.location[0] : undefined) !== 'response')
+    ? (violations as Violation[]).filter(
+        (v) =>
+          String(v.severity).toLowerCase() === 'error' &&
+          (Array.isArray(v.location) ? v.location[0] : undefined) !== 'response',
+      )
     : [];
   return errors.length > 0 ? { type: 'sl-violations', status, messages: errors.map(describeViolation) } : null;
 }
@@ -102,34 +106,46 @@ export async function startRecordingProxy(targetPort: number): Promise<Recording
     waiters = [];
   };
   const server: Server = createServer((req, res) => {
-    const entry: ProxiedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.alloc(0) };
+    const entry: ProxiedRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.alloc(0),
+    };
     log.push(entry);
     inflight++;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       entry.body = Buffer.concat(chunks);
-      const headers: IncomingHttpHeaders = { ...req.headers, host: `127.0.0.1:${targetPort}`, 'content-length': String(entry.body.length) };
+      const headers: IncomingHttpHeaders = {
+        ...req.headers,
+        host: `127.0.0.1:${targetPort}`,
+        'content-length': String(entry.body.length),
+      };
       for (const h of ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding']) delete headers[h];
-      const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: entry.method, path: entry.url, headers, agent }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', () => {
-          const bytes = Buffer.concat(body);
-          entry.status = answer.statusCode ?? 0;
-          entry.verdict = prismVerdict(entry.status, answer.headers, bytes.toString('utf8'));
-          const out: IncomingHttpHeaders = { ...answer.headers, 'content-length': String(bytes.length) };
-          for (const h of ['connection', 'keep-alive', 'transfer-encoding']) delete out[h];
-          res.writeHead(entry.status, out);
-          res.end(bytes);
-          finished();
-        });
-        answer.on('error', (err) => {
-          entry.error = err.message;
-          res.destroy();
-          finished();
-        });
-      });
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: targetPort, method: entry.method, path: entry.url, headers, agent },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () => {
+            const bytes = Buffer.concat(body);
+            entry.status = answer.statusCode ?? 0;
+            entry.verdict = prismVerdict(entry.status, answer.headers, bytes.toString('utf8'));
+            const out: IncomingHttpHeaders = { ...answer.headers, 'content-length': String(bytes.length) };
+            for (const h of ['connection', 'keep-alive', 'transfer-encoding']) delete out[h];
+            res.writeHead(entry.status, out);
+            res.end(bytes);
+            finished();
+          });
+          answer.on('error', (err) => {
+            entry.error = err.message;
+            res.destroy();
+            finished();
+          });
+        },
+      );
       upstream.setTimeout(20_000, () => upstream.destroy(new Error('Prism did not answer within 20 s')));
       upstream.on('error', (err) => {
         entry.error = `proxy -> Prism: ${err.message}`;
@@ -147,7 +163,9 @@ export async function startRecordingProxy(targetPort: number): Promise<Recording
     url: `http://127.0.0.1:${port}`,
     log,
     idle: (ms = 3000) =>
-      inflight === 0 ? Promise.resolve() : Promise.race([new Promise<void>((r) => waiters.push(r)), new Promise<void>((r) => setTimeout(r, ms))]),
+      inflight === 0
+        ? Promise.resolve()
+        : Promise.race([new Promise<void>((r) => waiters.push(r)), new Promise<void>((r) => setTimeout(r, ms))]),
     close: () =>
       new Promise<void>((resolve) => {
         agent.destroy();
@@ -181,7 +199,8 @@ export async function startPrism(spec: string, timeoutMs = 90_000): Promise<Pris
   const mock: PrismMock = { port, url: `http://127.0.0.1:${port}`, output: () => output, stop: () => stopChild(child) };
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`prism exited (${child.exitCode ?? child.signalCode}):\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`prism exited (${child.exitCode ?? child.signalCode}):\n${output}`);
     if (await answers(port)) return mock;
     await new Promise((r) => setTimeout(r, 300));
   }

@@ -52,8 +52,14 @@ function newAjv(): Ajv2020 {
 
 function sampleArgs(schema: Schema, validate: ValidateFunction): SampledArgs {
   const candidates: Array<[SampledArgs['source'], () => unknown]> = [
-    ['openapi-sampler', () => sample(schema as never, { skipNonRequired: true, skipReadOnly: true, quiet: true }, schema)],
-    ['openapi-sampler+readOnly', () => sample(schema as never, { skipNonRequired: true, skipReadOnly: false, quiet: true }, schema)],
+    [
+      'openapi-sampler',
+      () => sample(schema as never, { skipNonRequired: true, skipReadOnly: true, quiet: true }, schema),
+    ],
+    [
+      'openapi-sampler+readOnly',
+      () => sample(schema as never, { skipNonRequired: true, skipReadOnly: false, quiet: true }, schema),
+    ],
     [
       'json-schema-faker',
       () =>
@@ -81,7 +87,12 @@ function sampleArgs(schema: Schema, validate: ValidateFunction): SampledArgs {
     }
     const args = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
     if (validate(args)) return { args, source, valid: true, errors: [] };
-    first ??= { args, source, valid: false, errors: (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`) };
+    first ??= {
+      args,
+      source,
+      valid: false,
+      errors: (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`),
+    };
   }
   return first ?? { args: {}, source: 'none', valid: false, errors: thrown };
 }
@@ -96,8 +107,15 @@ function fakerHints(node: unknown): unknown {
   const schema = node as Schema;
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'type' && value === 'number' && typeof schema['format'] === 'string' && /^int(32|64)$/.test(schema['format'])) out[key] = 'integer';
-    else if (key === 'maxLength' && typeof value === 'number' && value > 256) out[key] = Math.max(256, typeof schema['minLength'] === 'number' ? schema['minLength'] : 0);
+    if (
+      key === 'type' &&
+      value === 'number' &&
+      typeof schema['format'] === 'string' &&
+      /^int(32|64)$/.test(schema['format'])
+    )
+      out[key] = 'integer';
+    else if (key === 'maxLength' && typeof value === 'number' && value > 256)
+      out[key] = Math.max(256, typeof schema['minLength'] === 'number' ? schema['minLength'] : 0);
     else out[key] = fakerHints(value);
   }
   return out;

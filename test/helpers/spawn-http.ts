@@ -10,7 +10,10 @@ export interface HttpServerProcess {
 }
 
 export function startHttpServer(entry: string, env: Record<string, string>): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [entry, '--http', '--port', '0'], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, '--http', '--port', '0'], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let stderr = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 15_000);
@@ -43,16 +46,26 @@ function stopChild(child: ChildProcess): Promise<void> {
  * Starts a script of the project's owner that listens on PORT (an Express or Hono app mounting the MCP
  * endpoint) on a free port, and waits until `readyPath` answers 200.
  */
-export async function startAppServer(script: string, env: Record<string, string>, readyPath: string): Promise<HttpServerProcess> {
+export async function startAppServer(
+  script: string,
+  env: Record<string, string>,
+  readyPath: string,
+): Promise<HttpServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [script], { env: { PATH: process.env['PATH'] ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env['PATH'] ?? '', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}: ${stderr}`);
-    const ready = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { url, port, child, stop: () => stopChild(child) };
     if (Date.now() > deadline) {
       await stopChild(child);

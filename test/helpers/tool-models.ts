@@ -7,7 +7,13 @@ import { mapOperation } from '../../src/tools/map-operation.js';
 export function toolOf(method: HttpMethod, path: string, fields: Partial<OperationModel> = {}): ToolModel {
   const op = createOperation({ method, path, ...fields });
   const name = fields.operationId ?? `${method}_${path.replace(/[^A-Za-z0-9]+/g, '_')}`;
-  return mapOperation(op, name, { defs: {}, globalSecurity: undefined, securitySchemes: [], diags: new Diagnostics(), outputSchemas: false });
+  return mapOperation(op, name, {
+    defs: {},
+    globalSecurity: undefined,
+    securitySchemes: [],
+    diags: new Diagnostics(),
+    outputSchemas: false,
+  });
 }
 
 /** `['get /a', 'post /a']` → tools named by method and path. */

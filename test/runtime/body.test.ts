@@ -12,17 +12,16 @@ const PNG_BASE64 = Buffer.from(PNG_BYTES).toString('base64');
 
 /** Parses an encoded multipart body back, as a server would see it. */
 async function roundTrip(encoded: EncodedBody): Promise<FormData> {
-  return new Request('http://localhost/', { method: 'POST', body: encoded.body, headers: { 'content-type': encoded.contentType ?? '' } }).formData();
+  return new Request('http://localhost/', {
+    method: 'POST',
+    body: encoded.body,
+    headers: { 'content-type': encoded.contentType ?? '' },
+  }).formData();
 }
 
 async function blobBytes(value: unknown): Promise<number[]> {
   if (!(value instanceof Blob)) throw new Error(`expected a Blob, got ${String(value)}`);
   return [...new Uint8Array(await value.arrayBuffer())];
-}
-
-function asText(body: unknown): string {
-  if (typeof body !== 'string') throw new Error('expected a string body');
-  return body;
 }
 
 describe('json bodies', () => {
@@ -140,7 +139,9 @@ describe('multipart bodies', () => {
   it('a JSON part is a field, not a file: no filename', () => {
     const encoded = encodeBody(multipart, { meta: { tag: 'x' } });
     const text = Buffer.from(encoded.body as Uint8Array).toString('utf8');
-    expect(text).toContain('Content-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n\r\n{"tag":"x"}');
+    expect(text).toContain(
+      'Content-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n\r\n{"tag":"x"}',
+    );
     expect(text).not.toContain('filename');
   });
 
@@ -170,15 +171,15 @@ describe('multipart bodies', () => {
       fileFields: ['img', 'any'],
       encoding: { img: { contentType: 'image/png' }, any: { contentType: 'image/*' } },
     });
-    const parsed = await roundTrip(
-      encodeBody(withType, { img: { base64: PNG_BASE64 }, any: { base64: PNG_BASE64 } }),
-    );
+    const parsed = await roundTrip(encodeBody(withType, { img: { base64: PNG_BASE64 }, any: { base64: PNG_BASE64 } }));
     expect((parsed.get('img') as File).type).toBe('image/png');
     expect((parsed.get('any') as File).type).toBe('application/octet-stream');
   });
 
   it('a scalar part carries the encoding contentType when concrete, none (text/plain) otherwise', () => {
-    const typed = plan('multipart', 'multipart/form-data', { encoding: { footer: { contentType: 'text/markdown' }, note: { contentType: 'text/*' } } });
+    const typed = plan('multipart', 'multipart/form-data', {
+      encoding: { footer: { contentType: 'text/markdown' }, note: { contentType: 'text/*' } },
+    });
     const raw = Buffer.from(encodeBody(typed, { footer: '**bye**', note: 'n', plain: 1 }).body).toString('utf8');
     expect(raw).toContain('name="footer"\r\nContent-Type: text/markdown\r\n\r\n**bye**\r\n');
     expect(raw).toContain('name="note"\r\n\r\nn\r\n');
@@ -203,9 +204,7 @@ describe('multipart bodies', () => {
   });
 
   it('data URL base64 is accepted and gives the type', async () => {
-    const parsed = await roundTrip(
-      encodeBody(multipart, { file: { base64: `data:image/png;base64,${PNG_BASE64}` } }),
-    );
+    const parsed = await roundTrip(encodeBody(multipart, { file: { base64: `data:image/png;base64,${PNG_BASE64}` } }));
     const file = parsed.get('file') as File;
     expect(file.type).toBe('image/png');
     expect(await blobBytes(file)).toEqual(PNG_BYTES);

@@ -19,7 +19,11 @@ const work = mkdtempSync(join(tmpdir(), 'otm-create-server-'));
 let catalogUrl: URL;
 
 beforeAll(async () => {
-  await generate({ spec: join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'), out: join(work, 'petstore-mcp'), validate: false });
+  await generate({
+    spec: join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'),
+    out: join(work, 'petstore-mcp'),
+    validate: false,
+  });
   catalogUrl = pathToFileURL(join(work, 'petstore-mcp', 'catalog.json'));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -33,22 +37,36 @@ function recordingFetch(): { fetch: typeof fetch; urls: string[]; headers: Heade
   const fake: typeof fetch = async (input, init) => {
     urls.push(String(input instanceof Request ? input.url : input));
     headers.push(new Headers(init?.headers));
-    return new Response(JSON.stringify({ id: 3, name: 'Tom', photoUrls: [] }), { headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ id: 3, name: 'Tom', photoUrls: [] }), {
+      headers: { 'content-type': 'application/json' },
+    });
   };
   return { fetch: fake, urls, headers };
 }
 
 function recordingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
-  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push(`${level} ${msg} ${JSON.stringify(fields ?? {})}`);
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    void lines.push(`${level} ${msg} ${JSON.stringify(fields ?? {})}`);
   return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
 async function connect(options: Omit<CreateServerOptions, 'catalogUrl'>): Promise<Client> {
-  const server = await createServer({ catalogUrl, env: { API_BASE_URL: 'http://petstore.test/api', API_KEY: SECRET }, ...options });
+  const server = await createServer({
+    catalogUrl,
+    env: { API_BASE_URL: 'http://petstore.test/api', API_KEY: SECRET },
+    ...options,
+  });
   const endpoint = await server.endpoint();
-  const client = new Client({ name: 'create-server-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => endpoint.fetch(new Request(url, init)) }));
+  const client = new Client(
+    { name: 'create-server-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: (url, init) => endpoint.fetch(new Request(url, init)),
+    }),
+  );
   return client;
 }
 
@@ -67,7 +85,12 @@ const petName: ExtraTool<{ petId: number }> = {
   },
 };
 
-const failing: ExtraTool = { name: 'failing', description: 'Always throws.', inputSchema: { type: 'object' }, run: () => Promise.reject(new Error('the owner tool broke')) };
+const failing: ExtraTool = {
+  name: 'failing',
+  description: 'Always throws.',
+  inputSchema: { type: 'object' },
+  run: () => Promise.reject(new Error('the owner tool broke')),
+};
 
 describe('createServer', () => {
   it('runs an owner tool that calls a generated tool through the owner fetch, and logs through the owner logger with secrets redacted', async () => {
@@ -115,16 +138,29 @@ describe('createServer', () => {
 
   it('refuses an owner tool named like a generated tool or a meta-tool, and names given twice', async () => {
     const clash: ExtraTool = { ...failing, name: 'getPetById' };
-    await expect(createServer({ catalogUrl, env: {}, tools: [clash] })).rejects.toThrow('extension tool getPetById: a generated tool already has this name');
-    await expect(createServer({ catalogUrl, env: {}, tools: [{ ...failing, name: 'search_operations' }] })).rejects.toThrow('extension tool search_operations: a generated tool already has this name');
-    await expect(createServer({ catalogUrl, env: {}, tools: [failing, failing] })).rejects.toThrow('extension tool failing is given twice');
+    await expect(createServer({ catalogUrl, env: {}, tools: [clash] })).rejects.toThrow(
+      'extension tool getPetById: a generated tool already has this name',
+    );
+    await expect(
+      createServer({ catalogUrl, env: {}, tools: [{ ...failing, name: 'search_operations' }] }),
+    ).rejects.toThrow('extension tool search_operations: a generated tool already has this name');
+    await expect(createServer({ catalogUrl, env: {}, tools: [failing, failing] })).rejects.toThrow(
+      'extension tool failing is given twice',
+    );
     const usage = { uri: 'notes://x', name: 'x', read: () => [] };
-    await expect(createServer({ catalogUrl, env: {}, resources: [usage, usage] })).rejects.toThrow('extension resource notes://x is given twice');
+    await expect(createServer({ catalogUrl, env: {}, resources: [usage, usage] })).rejects.toThrow(
+      'extension resource notes://x is given twice',
+    );
   });
 
   it('lists owner tools to a client profile lowered like the generated ones, and calls them with the lowered arguments', async () => {
     const upstream = recordingFetch();
-    const client = await connect({ tools: [petName], fetch: upstream.fetch, logger: recordingLogger().logger, env: { API_BASE_URL: 'http://petstore.test/api', API_KEY: SECRET, MCP_CLIENT_PROFILE: 'openai-strict' } });
+    const client = await connect({
+      tools: [petName],
+      fetch: upstream.fetch,
+      logger: recordingLogger().logger,
+      env: { API_BASE_URL: 'http://petstore.test/api', API_KEY: SECRET, MCP_CLIENT_PROFILE: 'openai-strict' },
+    });
     try {
       const listed = (await client.listTools()).tools.find((t) => t.name === 'pet_name');
       expect(listed?.inputSchema).toMatchObject({ additionalProperties: false, required: ['petId'] });

@@ -15,10 +15,21 @@ const PROTOCOL = '2026-07-28';
 /** One tool, `whoami`, answering with the verified token info the SDK handed to the handler. */
 function factory(): Server {
   const server = new Server({ name: 't', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'whoami', description: 'who', inputSchema: { type: 'object' as const } }] }));
+  server.setRequestHandler('tools/list', () => ({
+    tools: [{ name: 'whoami', description: 'who', inputSchema: { type: 'object' as const } }],
+  }));
   server.setRequestHandler('tools/call', (_request, ctx) => {
     const info = ctx.http?.authInfo;
-    return { content: [{ type: 'text' as const, text: JSON.stringify(info ? { clientId: info.clientId, scopes: info.scopes, resource: info.resource?.href } : null) }] };
+    return {
+      content: [
+        {
+          type: 'text' as const,
+          text: JSON.stringify(
+            info ? { clientId: info.clientId, scopes: info.scopes, resource: info.resource?.href } : null,
+          ),
+        },
+      ],
+    };
   });
   return server;
 }
@@ -69,7 +80,14 @@ function whoami(base: string, authorization?: string): Promise<Response> {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'whoami', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': PROTOCOL, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        name: 'whoami',
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
 }
@@ -120,7 +138,15 @@ describe('OAuth 2.1 resource server (introspection)', () => {
   const now = () => Math.floor(Date.now() / 1000);
   /** Introspection answers by token: `good` is active for this server, the others each break one rule. */
   const answers = (token: string | undefined): Record<string, unknown> => {
-    const good = { active: true, client_id: 'alice-app', scope: 'mcp read', exp: now() + 600, aud: resource, iss: issuer(), sub: 'alice' };
+    const good = {
+      active: true,
+      client_id: 'alice-app',
+      scope: 'mcp read',
+      exp: now() + 600,
+      aud: resource,
+      iss: issuer(),
+      sub: 'alice',
+    };
     switch (token) {
       case 'good-token':
         return good;
@@ -156,7 +182,11 @@ describe('OAuth 2.1 resource server (introspection)', () => {
       const res = await fetch(`${base}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(await res.json()).toEqual({ resource: `${base}/mcp`, authorization_servers: [issuer()], scopes_supported: ['mcp'] });
+      expect(await res.json()).toEqual({
+        resource: `${base}/mcp`,
+        authorization_servers: [issuer()],
+        scopes_supported: ['mcp'],
+      });
     }
     expect((await fetch(`${base}/.well-known/oauth-protected-resource`, { method: 'POST' })).status).toBe(405);
     // The authorization server's own metadata is its business: not guessed here.
@@ -167,7 +197,9 @@ describe('OAuth 2.1 resource server (introspection)', () => {
     const base = await startOAuth();
     const res = await whoami(base);
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it('an active token for this server is accepted and handed to the SDK as authInfo', async () => {
@@ -176,7 +208,12 @@ describe('OAuth 2.1 resource server (introspection)', () => {
     expect(res.status).toBe(200);
     expect(await toolText(res)).toEqual({ clientId: 'alice-app', scopes: ['mcp', 'read'], resource: `${base}/mcp` });
     expect(as.requests).toEqual([
-      { path: '/introspect', authorization: basicAuth('mcp-server', 'intro-secret-1'), contentType: 'application/x-www-form-urlencoded', form: { token: 'good-token', token_type_hint: 'access_token' } },
+      {
+        path: '/introspect',
+        authorization: basicAuth('mcp-server', 'intro-secret-1'),
+        contentType: 'application/x-www-form-urlencoded',
+        form: { token: 'good-token', token_type_hint: 'access_token' },
+      },
     ]);
     expect((await whoami(base, 'Bearer array-aud')).status).toBe(200);
   });
@@ -200,7 +237,9 @@ describe('OAuth 2.1 resource server (introspection)', () => {
 
   it('MCP_OAUTH_RESOURCE_URL sets the resource and the audience', async () => {
     const base = await startOAuth({ MCP_OAUTH_RESOURCE_URL: 'https://mcp.example.com/mcp' });
-    expect(await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: 'https://mcp.example.com/mcp' });
+    expect(await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({
+      resource: 'https://mcp.example.com/mcp',
+    });
     expect((await whoami(base, 'Bearer good-token')).status).toBe(200);
   });
 

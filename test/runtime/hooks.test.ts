@@ -19,10 +19,19 @@ const catalog = {
     {
       name: 'getThing',
       description: 'd',
-      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { id: { type: 'string' } },
+        required: ['id'],
+        additionalProperties: false,
+      },
       defs: [],
       annotations: { readOnlyHint: true },
-      request: { method: 'GET', path: '/things/{id}', params: [{ arg: 'id', name: 'id', in: 'path', style: 'simple', explode: false }] },
+      request: {
+        method: 'GET',
+        path: '/things/{id}',
+        params: [{ arg: 'id', name: 'id', in: 'path', style: 'simple', explode: false }],
+      },
     },
   ],
 } as unknown as Catalog;
@@ -76,7 +85,9 @@ describe('hooks', () => {
   });
 
   it('answers without calling the API when beforeRequest returns a result', async () => {
-    const { seen, call } = setup({ tools: { getThing: { beforeRequest: () => ({ content: [{ type: 'text', text: 'cached' }] }) } } });
+    const { seen, call } = setup({
+      tools: { getThing: { beforeRequest: () => ({ content: [{ type: 'text', text: 'cached' }] }) } },
+    });
     expect(text(await call({ id: '1' }))).toBe('cached');
     expect(seen).toHaveLength(0);
   });
@@ -88,7 +99,10 @@ describe('hooks', () => {
       },
     });
     const result = await before.call({ id: '1' });
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'The beforeRequest hook failed for getThing: no token' }] });
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'The beforeRequest hook failed for getThing: no token' }],
+    });
     expect(before.seen).toHaveLength(0);
     const after = setup({
       tools: {

@@ -39,7 +39,10 @@ interface LogLine {
 }
 
 function memoryLogger(lines: LogLine[]): Logger {
-  const at = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => void lines.push({ level, msg, fields });
+  const at =
+    (level: string) =>
+    (msg: string, fields: Record<string, unknown> = {}) =>
+      void lines.push({ level, msg, fields });
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
@@ -87,7 +90,11 @@ function callTool(base: string, ms: number, headers: Record<string, string> = {}
   });
 }
 
-function preflight(base: string, origin: string, requestHeaders = 'content-type, mcp-protocol-version'): Promise<Response> {
+function preflight(
+  base: string,
+  origin: string,
+  requestHeaders = 'content-type, mcp-protocol-version',
+): Promise<Response> {
   return fetch(`${base}/mcp`, {
     method: 'OPTIONS',
     headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders },
@@ -109,12 +116,24 @@ describe('CORS', () => {
 
   it('answers a preflight from a listed origin', async () => {
     const base = await start({ MCP_CORS_ORIGINS: 'https://app.example.com, other.example.org' });
-    const res = await preflight(base, 'https://app.example.com', 'content-type, authorization, mcp-param-region, x-evil');
+    const res = await preflight(
+      base,
+      'https://app.example.com',
+      'content-type, authorization, mcp-param-region, x-evil',
+    );
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(res.headers.get('access-control-allow-methods')).toBe('POST');
     const allowed = (res.headers.get('access-control-allow-headers') ?? '').split(', ');
-    for (const name of ['content-type', 'authorization', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id', 'mcp-param-region']) {
+    for (const name of [
+      'content-type',
+      'authorization',
+      'mcp-protocol-version',
+      'mcp-method',
+      'mcp-name',
+      'last-event-id',
+      'mcp-param-region',
+    ]) {
       expect(allowed).toContain(name);
     }
     expect(allowed).not.toContain('x-evil');
@@ -147,12 +166,17 @@ describe('CORS', () => {
     const res = await preflight(base, 'https://anywhere.example');
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect((await callTool(base, 0, { origin: 'https://anywhere.example' })).headers.get('access-control-allow-origin')).toBe('*');
+    expect(
+      (await callTool(base, 0, { origin: 'https://anywhere.example' })).headers.get('access-control-allow-origin'),
+    ).toBe('*');
   });
 
   it('still checks the Host header on a preflight', async () => {
     const base = await start({ MCP_CORS_ORIGINS: '*' });
-    const status = await rawStatus(base, 'OPTIONS /mcp HTTP/1.1\r\nHost: evil.example\r\nOrigin: https://a.example\r\nAccess-Control-Request-Method: POST\r\nConnection: close\r\n\r\n');
+    const status = await rawStatus(
+      base,
+      'OPTIONS /mcp HTTP/1.1\r\nHost: evil.example\r\nOrigin: https://a.example\r\nAccess-Control-Request-Method: POST\r\nConnection: close\r\n\r\n',
+    );
     expect(status).toBe(403);
   });
 
@@ -201,7 +225,10 @@ describe('request log', () => {
     controller.abort();
     await aborted;
     await waitFor(() => lines.some((line) => line.fields['aborted'] === true));
-    expect(lines.find((line) => line.fields['aborted'] === true)?.fields).toMatchObject({ method: 'POST', path: '/mcp' });
+    expect(lines.find((line) => line.fields['aborted'] === true)?.fields).toMatchObject({
+      method: 'POST',
+      path: '/mcp',
+    });
   });
 });
 
@@ -226,7 +253,10 @@ describe('graceful shutdown', () => {
     const started = Date.now();
     const shutdown = handle!.shutdown();
 
-    const lateOnOpenConnection = await rawStatusOn(early, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}');
+    const lateOnOpenConnection = await rawStatusOn(
+      early,
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}',
+    );
     expect(lateOnOpenConnection).toBe(503);
     await expect(fetch(`${base}/health`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
 

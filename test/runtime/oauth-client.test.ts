@@ -29,7 +29,12 @@ describe('client credentials tokens', () => {
     const tokens = new ClientCredentialsTokens({ timeoutMs: 5000 });
     expect(await tokens.token(request)).toBe('at-1');
     expect(as.requests).toEqual([
-      { path: '/token', authorization: basicAuth('client+1', 's3cret%3Ax'), contentType: 'application/x-www-form-urlencoded', form: { grant_type: 'client_credentials', scope: 'read write' } },
+      {
+        path: '/token',
+        authorization: basicAuth('client+1', 's3cret%3Ax'),
+        contentType: 'application/x-www-form-urlencoded',
+        form: { grant_type: 'client_credentials', scope: 'read write' },
+      },
     ]);
   });
 
@@ -115,7 +120,9 @@ describe('client credentials tokens', () => {
   it('an unreachable endpoint is an error, and the next call tries again', async () => {
     const tokens = new ClientCredentialsTokens({ timeoutMs: 2000 });
     const unreachable = { ...request, tokenUrl: 'http://127.0.0.1:9/token' };
-    await expect(tokens.token(unreachable)).rejects.toThrow(/cannot reach the token endpoint http:\/\/127\.0\.0\.1:9\/token/);
+    await expect(tokens.token(unreachable)).rejects.toThrow(
+      /cannot reach the token endpoint http:\/\/127\.0\.0\.1:9\/token/,
+    );
     await expect(tokens.token(unreachable)).rejects.toThrow(TokenRequestError);
   });
 });

@@ -20,7 +20,9 @@ describe('profile choice', () => {
   });
 
   it('MCP_CLIENT_PROFILES adds and overrides names; MCP_CLIENT_PROFILE forces one profile; bad entries are reported', () => {
-    const { choice, problems } = readProfileChoice({ MCP_CLIENT_PROFILES: 'My Agent=openai-strict, cursor-vscode=portable, broken, x=nope' });
+    const { choice, problems } = readProfileChoice({
+      MCP_CLIENT_PROFILES: 'My Agent=openai-strict, cursor-vscode=portable, broken, x=nope',
+    });
     expect(profileFor(choice, 'my agent').name).toBe('openai-strict');
     expect(profileFor(choice, 'cursor-vscode').name).toBe('portable');
     expect(problems).toHaveLength(2);
@@ -48,7 +50,10 @@ describe('strict-mode arguments, decoded for the full schema', () => {
       name: { type: 'string' },
       note: { type: 'string' },
       labels: { type: 'object', additionalProperties: { type: 'string' } },
-      items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, extra: {} }, required: ['id'] } },
+      items: {
+        type: 'array',
+        items: { type: 'object', properties: { id: { type: 'integer' }, extra: {} }, required: ['id'] },
+      },
     },
     required: ['name'],
     additionalProperties: false,
@@ -56,8 +61,19 @@ describe('strict-mode arguments, decoded for the full schema', () => {
   const { decoding } = lowerSchema(schema, PROFILES['openai-strict'].rules!);
 
   it('null for an optional property means absent; JSON text becomes the value', () => {
-    const args = { name: 'a', note: null, labels: '{"env":"prod"}', items: [{ id: 1, extra: '[1,2]' }, { id: 2, extra: null }] };
-    expect(decodeArguments(args, decoding)).toEqual({ args: { name: 'a', labels: { env: 'prod' }, items: [{ id: 1, extra: [1, 2] }, { id: 2 }] }, unparsed: [] });
+    const args = {
+      name: 'a',
+      note: null,
+      labels: '{"env":"prod"}',
+      items: [
+        { id: 1, extra: '[1,2]' },
+        { id: 2, extra: null },
+      ],
+    };
+    expect(decodeArguments(args, decoding)).toEqual({
+      args: { name: 'a', labels: { env: 'prod' }, items: [{ id: 1, extra: [1, 2] }, { id: 2 }] },
+      unparsed: [],
+    });
     expect(args.note).toBeNull();
   });
 
@@ -66,6 +82,8 @@ describe('strict-mode arguments, decoded for the full schema', () => {
       args: { name: null, labels: 'not json', items: [{ id: 1, extra: '{' }] },
       unparsed: ['labels', 'items.0.extra'],
     });
-    expect(unparsedHint(['labels'])).toBe('"labels" is text that does not parse as JSON: write the value as JSON text, e.g. {"key": "value"}');
+    expect(unparsedHint(['labels'])).toBe(
+      '"labels" is text that does not parse as JSON: write the value as JSON text, e.g. {"key": "value"}',
+    );
   });
 });

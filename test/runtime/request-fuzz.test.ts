@@ -21,7 +21,36 @@ const BASE_URLS = [
 ];
 
 /** Characters that have a meaning somewhere in a URL, a header or a cookie. */
-const TRICKY_UNITS = ['.', '/', '\\', '%', '2', 'e', 'E', 'F', '?', '#', '&', '=', ';', ',', ' ', '+', ':', '@', '\r', '\n', '\0', '\t', '\u00e9', '\ud800', '\udc00', '😀', '[', ']'];
+const TRICKY_UNITS = [
+  '.',
+  '/',
+  '\\',
+  '%',
+  '2',
+  'e',
+  'E',
+  'F',
+  '?',
+  '#',
+  '&',
+  '=',
+  ';',
+  ',',
+  ' ',
+  '+',
+  ':',
+  '@',
+  '\r',
+  '\n',
+  '\0',
+  '\t',
+  '\u00e9',
+  '\ud800',
+  '\udc00',
+  '😀',
+  '[',
+  ']',
+];
 
 const TRICKY_STRINGS = [
   '',
@@ -52,7 +81,12 @@ const anyString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 3 },
   { arbitrary: fc.string({ maxLength: 40 }), weight: 1 },
   { arbitrary: fc.constantFrom(...TRICKY_STRINGS), weight: 2 },
-  { arbitrary: fc.tuple(fc.constantFrom(...TRICKY_STRINGS), fc.integer({ min: 2_000, max: 20_000 })).map(([s, n]) => s.repeat(n / Math.max(1, s.length)) + 'x'), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom(...TRICKY_STRINGS), fc.integer({ min: 2_000, max: 20_000 }))
+      .map(([s, n]) => s.repeat(n / Math.max(1, s.length)) + 'x'),
+    weight: 1,
+  },
 );
 
 function param(name: string, location: ParamPlan['in'], extra: Partial<ParamPlan> = {}): ParamPlan {
@@ -90,7 +124,11 @@ describe('buildRequest properties', () => {
     ] as const;
     fc.assert(
       fc.property(fc.constantFrom(...BASE_URLS), fc.constantFrom(...templates), anyString, (base, template, value) => {
-        const built = tryBuild({ method: 'get', path: template.path, params: [param('id', 'path')] }, { id: value }, base);
+        const built = tryBuild(
+          { method: 'get', path: template.path, params: [param('id', 'path')] },
+          { id: value },
+          base,
+        );
         // Refused exactly when the segment would vanish or climb: an empty value or a dot-segment.
         const whole = !template.path.endsWith('.json');
         expect(built instanceof RequestBuildError).toBe(whole && ['', '.', '..'].includes(value));
@@ -121,7 +159,11 @@ describe('buildRequest properties', () => {
         fc.boolean(),
         fc.oneof(anyString, fc.array(anyString, { maxLength: 3 }), fc.dictionary(anyString, anyString, { maxKeys: 3 })),
         (base, style, explode, value) => {
-          const plan: RequestPlan = { method: 'get', path: '/x/{id}/y', params: [param('id', 'path', { style, explode })] };
+          const plan: RequestPlan = {
+            method: 'get',
+            path: '/x/{id}/y',
+            params: [param('id', 'path', { style, explode })],
+          };
           const built = tryBuild(plan, { id: value }, base);
           if (built instanceof RequestBuildError) return void refused++;
           const url = new URL(built.url);
@@ -141,22 +183,27 @@ describe('buildRequest properties', () => {
 
   it('query values round-trip and cannot add parameters, a fragment or a path', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...BASE_URLS), anyString, fc.array(anyString, { maxLength: 4 }), (base, single, many) => {
-        const plan: RequestPlan = {
-          method: 'get',
-          path: '/search',
-          params: [param('q', 'query'), param('tags', 'query'), param('last', 'query')],
-        };
-        const built = buildRequest(plan, { q: single, tags: many, last: 'end' }, base);
-        const url = new URL(built.url);
-        expect(url.origin).toBe(new URL(base).origin);
-        expect(url.pathname).toBe(`${basePathOf(base)}/search`);
-        expect(url.hash).toBe('');
-        expect(url.searchParams.getAll('q')).toEqual([toWellFormed(single)]);
-        expect(url.searchParams.getAll('tags')).toEqual(many.map(toWellFormed));
-        expect(url.searchParams.getAll('last')).toEqual(['end']);
-        expect([...url.searchParams.keys()].every((key) => ['q', 'tags', 'last'].includes(key))).toBe(true);
-      }),
+      fc.property(
+        fc.constantFrom(...BASE_URLS),
+        anyString,
+        fc.array(anyString, { maxLength: 4 }),
+        (base, single, many) => {
+          const plan: RequestPlan = {
+            method: 'get',
+            path: '/search',
+            params: [param('q', 'query'), param('tags', 'query'), param('last', 'query')],
+          };
+          const built = buildRequest(plan, { q: single, tags: many, last: 'end' }, base);
+          const url = new URL(built.url);
+          expect(url.origin).toBe(new URL(base).origin);
+          expect(url.pathname).toBe(`${basePathOf(base)}/search`);
+          expect(url.hash).toBe('');
+          expect(url.searchParams.getAll('q')).toEqual([toWellFormed(single)]);
+          expect(url.searchParams.getAll('tags')).toEqual(many.map(toWellFormed));
+          expect(url.searchParams.getAll('last')).toEqual(['end']);
+          expect([...url.searchParams.keys()].every((key) => ['q', 'tags', 'last'].includes(key))).toBe(true);
+        },
+      ),
       RUNS,
     );
   });
@@ -185,14 +232,21 @@ describe('buildRequest properties', () => {
   it('cookie values round-trip and cannot start another cookie', () => {
     fc.assert(
       fc.property(anyString, anyString, (session, theme) => {
-        const plan: RequestPlan = { method: 'get', path: '/c', params: [param('session', 'cookie'), param('theme', 'cookie')] };
+        const plan: RequestPlan = {
+          method: 'get',
+          path: '/c',
+          params: [param('session', 'cookie'), param('theme', 'cookie')],
+        };
         const built = buildRequest(plan, { session, theme }, 'https://api.example.com');
         const cookie = built.headers['cookie']!;
         expect(cookie).not.toMatch(/[\r\n\0]/);
         const pairs = cookie.split('; ').map((pair) => pair.split('='));
         expect(pairs.map(([name]) => name)).toEqual(['session', 'theme']);
         expect(pairs.every((pair) => pair.length === 2)).toBe(true);
-        expect(pairs.map(([, encoded]) => decodeURIComponent(encoded!))).toEqual([toWellFormed(session), toWellFormed(theme)]);
+        expect(pairs.map(([, encoded]) => decodeURIComponent(encoded!))).toEqual([
+          toWellFormed(session),
+          toWellFormed(theme),
+        ]);
       }),
       RUNS,
     );

@@ -310,7 +310,12 @@ describe('buildRequest', () => {
 describe('content type required without a body', () => {
   it('sends the declared media type when the optional body is left out', () => {
     const built = buildRequest(
-      { method: 'POST', path: '/a', params: [], body: { arg: 'body', mediaType: 'application/json', kind: 'json', required: false, contentTypeRequired: true } },
+      {
+        method: 'POST',
+        path: '/a',
+        params: [],
+        body: { arg: 'body', mediaType: 'application/json', kind: 'json', required: false, contentTypeRequired: true },
+      },
       {},
       'http://127.0.0.1:1',
     );

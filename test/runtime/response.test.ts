@@ -141,10 +141,7 @@ describe('responseToResult: success', () => {
       OPTS,
     );
     expect(textual.content).toEqual([{ type: 'text', text: 'plain words' }]);
-    const binary = await toResult(
-      response(PNG_BYTES, { headers: { 'content-type': 'application/x-custom' } }),
-      OPTS,
-    );
+    const binary = await toResult(response(PNG_BYTES, { headers: { 'content-type': 'application/x-custom' } }), OPTS);
     expect(binary.content[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'application/x-custom' } });
     const untyped = await toResult(new Response(PNG_BYTES), OPTS);
     expect(untyped.content[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'application/octet-stream' } });
@@ -252,9 +249,7 @@ describe('responseToResult: errors', () => {
   });
 
   it('500 with an empty body', async () => {
-    expect(
-      await toResult(new Response(null, { status: 500, statusText: 'Internal Server Error' }), OPTS),
-    ).toEqual({
+    expect(await toResult(new Response(null, { status: 500, statusText: 'Internal Server Error' }), OPTS)).toEqual({
       content: [{ type: 'text', text: 'HTTP 500 Internal Server Error from GET /pets/7' }],
       isError: true,
     });

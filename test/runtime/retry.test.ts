@@ -62,7 +62,10 @@ describe('retry policy', () => {
       retry: false,
       reason: 'not retried: POST is not idempotent',
     });
-    expect(decideRetry({ ...attempt, retriesMade: 2 }, POLICY)).toEqual({ retry: false, reason: 'gave up after 2 retries' });
+    expect(decideRetry({ ...attempt, retriesMade: 2 }, POLICY)).toEqual({
+      retry: false,
+      reason: 'gave up after 2 retries',
+    });
     expect(decideRetry(attempt, { ...POLICY, maxRetries: 0 })).toEqual({
       retry: false,
       reason: 'retries are turned off (API_MAX_RETRIES=0)',
@@ -165,7 +168,9 @@ describe('callUpstream retries', () => {
     script('/b', status(503, { 'content-type': 'text/plain' }, 'overloaded'));
     const result = await callUpstream(request('GET', '/b'), OPTS);
     expect(result).toEqual({
-      content: [{ type: 'text', text: 'HTTP 503 Service Unavailable from GET /thing (gave up after 2 retries)\n\noverloaded' }],
+      content: [
+        { type: 'text', text: 'HTTP 503 Service Unavailable from GET /thing (gave up after 2 retries)\n\noverloaded' },
+      ],
       isError: true,
     });
     expect(requestsTo('/b')).toBe(3);
@@ -217,7 +222,9 @@ describe('callUpstream retries', () => {
   it('maxRetries 0 turns retries off', async () => {
     script('/h', status(503));
     const result = await callUpstream(request('GET', '/h'), { ...OPTS, maxRetries: 0 });
-    expect(textOf(result)).toBe('HTTP 503 Service Unavailable from GET /thing (retries are turned off (API_MAX_RETRIES=0))');
+    expect(textOf(result)).toBe(
+      'HTTP 503 Service Unavailable from GET /thing (retries are turned off (API_MAX_RETRIES=0))',
+    );
     expect(requestsTo('/h')).toBe(1);
   });
 
@@ -233,13 +240,17 @@ describe('callUpstream retries', () => {
     script('/j', status(503, { 'retry-after': '0' }), (req) => req.socket.destroy());
     const result = await callUpstream(request('GET', '/j'), OPTS);
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Could not reach http:\/\/127\.0\.0\.1:\d+: .+ \(after 1 retry; the earlier attempt got HTTP 503\)$/);
+    expect(textOf(result)).toMatch(
+      /^Could not reach http:\/\/127\.0\.0\.1:\d+: .+ \(after 1 retry; the earlier attempt got HTTP 503\)$/,
+    );
   });
 
   it('a timeout during retries names the retries made', async () => {
     script('/k', status(503, { 'retry-after': '0' }), () => undefined /* never answers */);
     const result = await callUpstream(request('GET', '/k'), { ...OPTS, timeoutMs: 300 });
-    expect(textOf(result)).toBe('Request to GET /thing timed out after 300 ms (after 1 retry; the earlier attempt got HTTP 503)');
+    expect(textOf(result)).toBe(
+      'Request to GET /thing timed out after 300 ms (after 1 retry; the earlier attempt got HTTP 503)',
+    );
   });
 
   it('a client cancel during the wait rejects at once', async () => {
@@ -247,9 +258,9 @@ describe('callUpstream retries', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled by client')), 100);
     const started = Date.now();
-    await expect(callUpstream(request('GET', '/l'), { ...OPTS, timeoutMs: 20_000, signal: controller.signal })).rejects.toThrow(
-      'cancelled by client',
-    );
+    await expect(
+      callUpstream(request('GET', '/l'), { ...OPTS, timeoutMs: 20_000, signal: controller.signal }),
+    ).rejects.toThrow('cancelled by client');
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(requestsTo('/l')).toBe(1);
   });

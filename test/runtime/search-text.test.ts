@@ -29,7 +29,10 @@ describe('search text analysis', () => {
   });
 
   it('drops function words, request wrappers and bare numbers', () => {
-    expect(analyze('could you please close issue 42 in my repo for me')).toEqual([...analyze('close issue'), ...analyze('repository')]);
+    expect(analyze('could you please close issue 42 in my repo for me')).toEqual([
+      ...analyze('close issue'),
+      ...analyze('repository'),
+    ]);
   });
 
   it('counts each term of a field once', () => {
@@ -39,7 +42,11 @@ describe('search text analysis', () => {
 
 describe('values in requests', () => {
   it('leaves out e-mail addresses, URLs, host names, mentions, quoted strings and joined identifiers', () => {
-    const kept = words(withoutValues('add customer billing@acme.com, see https://x.io/a and api.example.com for @bob "needs triage" cus_9 api-7f9c oauth2'));
+    const kept = words(
+      withoutValues(
+        'add customer billing@acme.com, see https://x.io/a and api.example.com for @bob "needs triage" cus_9 api-7f9c oauth2',
+      ),
+    );
     expect(kept).toEqual(['add', 'customer', 'see', 'and', 'for', 'oauth2']);
   });
 

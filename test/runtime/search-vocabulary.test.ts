@@ -1,17 +1,29 @@
 /** The vocabulary bridge tables (templates/runtime/search-vocabulary.ts) are well-formed and bridge what they promise. */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../templates/runtime/search-text.js';
-import { ABBREVIATIONS, ACTION_SYNONYMS, HINT_WORDS, PHRASES, THING_SYNONYMS } from '../../templates/runtime/search-vocabulary.js';
+import {
+  ABBREVIATIONS,
+  ACTION_SYNONYMS,
+  HINT_WORDS,
+  PHRASES,
+  THING_SYNONYMS,
+} from '../../templates/runtime/search-vocabulary.js';
 
 /** Whether a request word `said` searches for the API word `meant` through the tables. */
 const bridges = (said: string, meant: string) =>
-  (ACTION_SYNONYMS[meant]?.includes(said) ?? false) || THING_SYNONYMS.some((set) => set.includes(said) && set.includes(meant));
+  (ACTION_SYNONYMS[meant]?.includes(said) ?? false) ||
+  THING_SYNONYMS.some((set) => set.includes(said) && set.includes(meant));
 
-const entries = [...Object.entries(ACTION_SYNONYMS).flatMap(([head, members]) => [head, ...members]), ...THING_SYNONYMS.flat(), ...Object.values(PHRASES)];
+const entries = [
+  ...Object.entries(ACTION_SYNONYMS).flatMap(([head, members]) => [head, ...members]),
+  ...THING_SYNONYMS.flat(),
+  ...Object.values(PHRASES),
+];
 
 describe('search vocabulary', () => {
   it('has lower-case entries, no set or head with a repeated entry, none made only of stop words', () => {
-    for (const set of [...THING_SYNONYMS, ...Object.values(ACTION_SYNONYMS)]) expect(new Set(set).size, set.join(',')).toBe(set.length);
+    for (const set of [...THING_SYNONYMS, ...Object.values(ACTION_SYNONYMS)])
+      expect(new Set(set).size, set.join(',')).toBe(set.length);
     for (const [head, members] of Object.entries(ACTION_SYNONYMS)) expect(members, head).not.toContain(head);
     expect(entries.filter((e) => e !== e.toLowerCase())).toEqual([]);
     // An entry made only of stop words (or numbers) would never match anything.

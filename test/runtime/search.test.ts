@@ -3,9 +3,30 @@ import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search-index.js';
 import { OperationSearch } from '../../templates/runtime/search.js';
 
-function doc(name: string, method: string, path: string, summary: string, extra: Partial<SearchDocument['fields']> = {}): SearchDocument {
+function doc(
+  name: string,
+  method: string,
+  path: string,
+  summary: string,
+  extra: Partial<SearchDocument['fields']> = {},
+): SearchDocument {
   return {
-    fields: { name, summary, resource: path.replace(/\{[^}]+\}/g, ' '), action: method === 'GET' ? (path.endsWith('}') ? 'get' : 'list') : method === 'DELETE' ? 'delete' : method === 'POST' ? 'create' : 'update', ...extra },
+    fields: {
+      name,
+      summary,
+      resource: path.replace(/\{[^}]+\}/g, ' '),
+      action:
+        method === 'GET'
+          ? path.endsWith('}')
+            ? 'get'
+            : 'list'
+          : method === 'DELETE'
+            ? 'delete'
+            : method === 'POST'
+              ? 'create'
+              : 'update',
+      ...extra,
+    },
     operation: { name, method, path, summary, required: [], group: 'all' },
   };
 }
@@ -13,9 +34,14 @@ function doc(name: string, method: string, path: string, summary: string, extra:
 const DOCS: SearchDocument[] = [
   doc('issues_list', 'GET', '/repos/{owner}/{repo}/issues', 'List repository issues', { filters: 'open closed all' }),
   doc('issues_get', 'GET', '/repos/{owner}/{repo}/issues/{issue_number}', 'Get an issue'),
-  doc('issues_update', 'PATCH', '/repos/{owner}/{repo}/issues/{issue_number}', 'Update an issue', { values: 'open closed', params: 'title body state' }),
+  doc('issues_update', 'PATCH', '/repos/{owner}/{repo}/issues/{issue_number}', 'Update an issue', {
+    values: 'open closed',
+    params: 'title body state',
+  }),
   doc('repos_get', 'GET', '/repos/{owner}/{repo}', 'Get a repository'),
-  doc('repos_get_views', 'GET', '/repos/{owner}/{repo}/traffic/views', 'Get page views', { description: 'Get the total number of views and breakdown per day or week.' }),
+  doc('repos_get_views', 'GET', '/repos/{owner}/{repo}/traffic/views', 'Get page views', {
+    description: 'Get the total number of views and breakdown per day or week.',
+  }),
   doc('repos_create_fork', 'POST', '/repos/{owner}/{repo}/forks', 'Create a fork'),
   doc('runs_cancel', 'POST', '/repos/{owner}/{repo}/actions/runs/{run_id}/cancel', 'Cancel a workflow run'),
   doc('runs_list', 'GET', '/repos/{owner}/{repo}/actions/runs', 'List workflow runs for a repository'),
@@ -29,7 +55,8 @@ const GROUPS: SearchGroup[] = [
   { name: 'nodes', description: 'Nodes.', operations: [8] },
 ];
 const search = OperationSearch.load(JSON.parse(JSON.stringify(buildSearchIndex(DOCS, GROUPS))));
-const top = (query: string, limit = 3, within?: SearchGroup) => search.search(query, limit, within).map((h) => search.operation(h.doc).name);
+const top = (query: string, limit = 3, within?: SearchGroup) =>
+  search.search(query, limit, within).map((h) => search.operation(h.doc).name);
 
 describe('operation search', () => {
   it('finds an operation by the words of its summary, the exact summary first', () => {
@@ -79,7 +106,9 @@ describe('operation search', () => {
   });
 
   it('refuses an index in another format with a message that says to regenerate', () => {
-    const old = { ...buildSearchIndex(DOCS, GROUPS), format: 1 } as unknown as Parameters<typeof OperationSearch.load>[0];
+    const old = { ...buildSearchIndex(DOCS, GROUPS), format: 1 } as unknown as Parameters<
+      typeof OperationSearch.load
+    >[0];
     expect(() => OperationSearch.load(old)).toThrow(/regenerate/);
   });
 
@@ -109,7 +138,10 @@ describe('operation search', () => {
   });
 
   it('ranks a delete below its siblings unless the request asks to delete or end something', () => {
-    const docs = [doc('claims_delete', 'DELETE', '/claims/{name}', 'delete a PersistentVolumeClaim'), doc('claims_create', 'POST', '/claims', 'create a PersistentVolumeClaim')];
+    const docs = [
+      doc('claims_delete', 'DELETE', '/claims/{name}', 'delete a PersistentVolumeClaim'),
+      doc('claims_create', 'POST', '/claims', 'create a PersistentVolumeClaim'),
+    ];
     const local = OperationSearch.load(buildSearchIndex(docs, []));
     const first = (query: string) => local.operation(local.search(query, 1)[0]!.doc).name;
     expect(first('a persistent volume claim for postgres')).toBe('claims_create');
@@ -118,7 +150,10 @@ describe('operation search', () => {
 
   it('ranks a deprecated operation below a current one that matches as well', () => {
     const watch = doc('pods_watch', 'GET', '/v1/pods', 'list pods');
-    const docs = [{ ...watch, operation: { ...watch.operation, deprecated: true as const } }, doc('pods_list', 'GET', '/v2/pods', 'list pods')];
+    const docs = [
+      { ...watch, operation: { ...watch.operation, deprecated: true as const } },
+      doc('pods_list', 'GET', '/v2/pods', 'list pods'),
+    ];
     const local = OperationSearch.load(buildSearchIndex(docs, []));
     expect(local.operation(local.search('list pods', 1)[0]!.doc).name).toBe('pods_list');
   });
@@ -126,7 +161,12 @@ describe('operation search', () => {
   it('matches a synonym of several words as one, and several synonyms count less than the word itself', () => {
     const docs = [
       doc('promotion_codes_create', 'POST', '/promotion_codes', 'A promotion code points to a coupon discount'),
-      doc('coupons_create', 'POST', '/coupons', 'You can create coupons easily via the coupon management page of the dashboard'),
+      doc(
+        'coupons_create',
+        'POST',
+        '/coupons',
+        'You can create coupons easily via the coupon management page of the dashboard',
+      ),
     ];
     const { bridge } = buildSearchIndex(docs, []);
     expect(bridge['coupon']).toContainEqual(['promot code', 1]);
@@ -135,11 +175,13 @@ describe('operation search', () => {
   });
 
   it('a request told with a doing verb leans to writes; a name that looks plural does not ask for a list', () => {
-    const docs = [doc('followers_list', 'GET', '/users/{username}/followers', 'List followers of a user'), doc('users_follow', 'PUT', '/user/following/{username}', 'Follow a user')];
+    const docs = [
+      doc('followers_list', 'GET', '/users/{username}/followers', 'List followers of a user'),
+      doc('users_follow', 'PUT', '/user/following/{username}', 'Follow a user'),
+    ];
     const local = OperationSearch.load(buildSearchIndex(docs, []));
     const first = (query: string) => local.operation(local.search(query, 1)[0]!.doc).name;
     expect(first('follow torvalds')).toBe('users_follow');
     expect(first('who follows torvalds?')).toBe('followers_list');
   });
 });
-

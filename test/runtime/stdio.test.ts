@@ -4,7 +4,11 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { AnswerTracking } from '../../templates/runtime/stdio.js';
 
 /** A transport that records what is sent and lets the test deliver client messages. */
-function fakeWire(): Transport & { sent: JSONRPCMessage[]; deliver: (message: JSONRPCMessage) => void; closed: boolean } {
+function fakeWire(): Transport & {
+  sent: JSONRPCMessage[];
+  deliver: (message: JSONRPCMessage) => void;
+  closed: boolean;
+} {
   const wire = {
     sent: [] as JSONRPCMessage[],
     closed: false,
@@ -17,10 +21,19 @@ function fakeWire(): Transport & { sent: JSONRPCMessage[]; deliver: (message: JS
   return wire;
 }
 
-const call = (id: string | number, name = 'getItem'): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+const call = (id: string | number, name = 'getItem'): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {} },
+});
 const answer = (id: string | number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: { content: [] } });
 
-async function tracked(): Promise<{ tracking: AnswerTracking; wire: ReturnType<typeof fakeWire>; received: JSONRPCMessage[] }> {
+async function tracked(): Promise<{
+  tracking: AnswerTracking;
+  wire: ReturnType<typeof fakeWire>;
+  received: JSONRPCMessage[];
+}> {
   const wire = fakeWire();
   const tracking = new AnswerTracking(wire);
   const received: JSONRPCMessage[] = [];

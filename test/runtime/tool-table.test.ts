@@ -76,14 +76,22 @@ describe('parseCatalog', () => {
   });
 
   it('says so when the name list and the tool lines disagree (a catalog edited by hand)', () => {
-    const renamed = parseCatalog(Buffer.from(catalogFileText(catalog).replace('{"name":"deletePet"', '{"name":"removePet"')));
-    expect(() => renamed.tools.at(2)).toThrow('catalog.json lists tool 3 as "deletePet" but its line is "removePet": regenerate the server');
-    const short = parseCatalog(Buffer.from(catalogFileText(catalog).replace('"toolNames":["listPets",', '"toolNames":["listPets","extra",')));
+    const renamed = parseCatalog(
+      Buffer.from(catalogFileText(catalog).replace('{"name":"deletePet"', '{"name":"removePet"')),
+    );
+    expect(() => renamed.tools.at(2)).toThrow(
+      'catalog.json lists tool 3 as "deletePet" but its line is "removePet": regenerate the server',
+    );
+    const short = parseCatalog(
+      Buffer.from(catalogFileText(catalog).replace('"toolNames":["listPets",', '"toolNames":["listPets","extra",')),
+    );
     expect(() => short.tools.at(3)).toThrow('catalog.json names more tools than it has lines for');
   });
 
   it('reads a catalog without tools', () => {
-    const { header, tools } = parseCatalog(Buffer.from(dataJson(catalogWith([]) as unknown as Record<string, unknown>, ['defs', 'tools'])));
+    const { header, tools } = parseCatalog(
+      Buffer.from(dataJson(catalogWith([]) as unknown as Record<string, unknown>, ['defs', 'tools'])),
+    );
     expect(tools.length).toBe(0);
     expect(header.defs['Pet']).toBeDefined();
   });

@@ -101,13 +101,19 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
         socket.destroy();
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' }).end(`{"method":"${req.method}"}`);
+      res
+        .writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' })
+        .end(`{"method":"${req.method}"}`);
       return;
     }
     case '/needs-fresh-token':
       // Refuses every bearer token but the fresh one.
-      if (req.headers.authorization === 'Bearer fresh') res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      else res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' }).end('{"message":"Bad credentials"}');
+      if (req.headers.authorization === 'Bearer fresh')
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      else
+        res
+          .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' })
+          .end('{"message":"Bad credentials"}');
       return;
     case '/encoded': {
       // ?encoding=gzip|br|deflate&body=pet|big: the body compressed, with the compressed Content-Length.
@@ -250,11 +256,14 @@ describe('callUpstream against a local server', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      for (let i = 0; i < 100; i++) expect((await callUpstream(get('/json'), { ...OPTS, fetch: spy })).isError).toBeUndefined();
+      for (let i = 0; i < 100; i++)
+        expect((await callUpstream(get('/json'), { ...OPTS, fetch: spy })).isError).toBeUndefined();
     } finally {
       process.off('warning', onWarning);
     }
-    expect(Math.max(...[...signals].map((signal) => getEventListeners(signal, 'abort').length))).toBeLessThanOrEqual(10);
+    expect(Math.max(...[...signals].map((signal) => getEventListeners(signal, 'abort').length))).toBeLessThanOrEqual(
+      10,
+    );
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 
@@ -430,13 +439,15 @@ describe('callUpstream over node:http', () => {
 
   it('leaves no listener on the call signal once a call is over', async () => {
     const controller = new AbortController();
-    for (let i = 0; i < 20; i++) expect((await callUpstream(get('/json'), { ...OPTS, signal: controller.signal })).isError).toBeUndefined();
+    for (let i = 0; i < 20; i++)
+      expect((await callUpstream(get('/json'), { ...OPTS, signal: controller.signal })).isError).toBeUndefined();
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('sends an idempotent request again when a kept-alive connection was closed under it', async () => {
     // Sequential calls reuse the connection, which the server drops at the second request.
-    for (let i = 0; i < 3; i++) expect((await callUpstream(get('/one-per-connection'), OPTS)).structuredContent).toEqual({ method: 'GET' });
+    for (let i = 0; i < 3; i++)
+      expect((await callUpstream(get('/one-per-connection'), OPTS)).structuredContent).toEqual({ method: 'GET' });
   });
 
   it('does not send a POST twice', async () => {
@@ -451,7 +462,9 @@ describe('callUpstream over node:http', () => {
   it('a header value node:http refuses is an error result naming the request', async () => {
     const result = await callUpstream({ method: 'GET', url: `${base}/json`, headers: { 'x-bad': 'a\r\nb' } }, OPTS);
     expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toMatch(/^Could not send the request to GET \/thing: Invalid character in header content/);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^Could not send the request to GET \/thing: Invalid character in header content/,
+    );
   });
 });
 
@@ -489,18 +502,29 @@ describe('callUpstream after a 401', () => {
     expect(asked).toBe(1);
   });
 
-  it('waits for new credentials within the call\'s time budget only', async () => {
+  it("waits for new credentials within the call's time budget only", async () => {
     let settle: (headers: Record<string, string>) => void = () => undefined;
     const slowTokenEndpoint = () => new Promise<Record<string, string>>((resolve) => (settle = resolve));
     const started = performance.now();
     const result = await callUpstream(stale(), { ...OPTS, timeoutMs: 300, onUnauthorized: slowTokenEndpoint });
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(result).toEqual({ content: [{ type: 'text', text: 'Request to GET /thing timed out after 300 ms while getting a fresh access token after HTTP 401' }], isError: true });
+    expect(result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Request to GET /thing timed out after 300 ms while getting a fresh access token after HTTP 401',
+        },
+      ],
+      isError: true,
+    });
     settle({ authorization: 'Bearer fresh' }); // arriving late changes nothing
   });
 
   it('without new credentials (or without the hook), the 401 is the result', async () => {
-    const expected = { content: [{ type: 'text', text: 'HTTP 401 Unauthorized from GET /thing\n\n{"message":"Bad credentials"}' }], isError: true };
+    const expected = {
+      content: [{ type: 'text', text: 'HTTP 401 Unauthorized from GET /thing\n\n{"message":"Bad credentials"}' }],
+      isError: true,
+    };
     expect(await callUpstream(stale(), { ...OPTS, onUnauthorized: async () => undefined })).toEqual(expected);
     expect(await callUpstream(stale(), OPTS)).toEqual(expected);
   });
@@ -579,7 +603,9 @@ describe('callUpstream: encodings and odd bodies', () => {
   it('says a body labelled compressed that does not decompress is that, not a failed connection', async () => {
     const result = await callUpstream(get('/mislabelled-gzip'), OPTS);
     expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toMatch(/^The response to GET \/thing from http:\/\/127\.0\.0\.1:\d+ could not be read: the body is labelled Content-Encoding: gzip but does not decode as such \(incorrect header check\)/);
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^The response to GET \/thing from http:\/\/127\.0\.0\.1:\d+ could not be read: the body is labelled Content-Encoding: gzip but does not decode as such \(incorrect header check\)/,
+    );
   });
 
   it('invalid JSON with a JSON content type: the text, no structuredContent, not an error', async () => {
@@ -589,7 +615,9 @@ describe('callUpstream: encodings and odd bodies', () => {
   });
 
   it('wrong content types: the body as text, parsed only when labelled JSON', async () => {
-    expect(await callUpstream(get('/html-labelled-json'), OPTS)).toEqual({ content: [{ type: 'text', text: '{"id":7}' }] });
+    expect(await callUpstream(get('/html-labelled-json'), OPTS)).toEqual({
+      content: [{ type: 'text', text: '{"id":7}' }],
+    });
     expect(await callUpstream(get('/json-labelled-html'), OPTS)).toEqual({
       content: [{ type: 'text', text: '<html><body>Maintenance</body></html>' }],
     });

@@ -11,7 +11,13 @@ const schema = {
   },
   required: ['n'],
   additionalProperties: false,
-  $defs: { B: { type: 'object', properties: { kind: { const: 'x' }, u: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, additionalProperties: false } },
+  $defs: {
+    B: {
+      type: 'object',
+      properties: { kind: { const: 'x' }, u: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+      additionalProperties: false,
+    },
+  },
 };
 const validate = new AjvJsonSchemaValidator().getValidator(schema);
 const explained = (args: unknown) => explainInvalid(validate(args).errorMessage!, schema, args);

@@ -10,7 +10,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const PATHS = { '/things': { get: { operationId: 'getThings', responses: { '200': { description: 'ok' } } } } };
 
-async function generateFrom(name: string, spec: Record<string, unknown>, callerCredentials?: string): Promise<GenerateResult> {
+async function generateFrom(
+  name: string,
+  spec: Record<string, unknown>,
+  callerCredentials?: string,
+): Promise<GenerateResult> {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(spec));
   return generate({ spec: file, validate: false, write: false, ...(callerCredentials ? { callerCredentials } : {}) });
@@ -35,8 +39,20 @@ describe('client-credentials flows', () => {
       paths: PATHS,
       components: {
         securitySchemes: {
-          machine: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://login.example.com/token', scopes: { a: 'A', b: 'B' } } } },
-          user: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://login.example.com/a', tokenUrl: 'https://login.example.com/token', scopes: {} } } },
+          machine: {
+            type: 'oauth2',
+            flows: { clientCredentials: { tokenUrl: 'https://login.example.com/token', scopes: { a: 'A', b: 'B' } } },
+          },
+          user: {
+            type: 'oauth2',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: 'https://login.example.com/a',
+                tokenUrl: 'https://login.example.com/token',
+                scopes: {},
+              },
+            },
+          },
         },
       },
     });
@@ -46,7 +62,13 @@ describe('client-credentials flows', () => {
         name: 'machine',
         kind: 'oauth2',
         scheme: 'bearer',
-        env: { value: 'MACHINE_TOKEN', clientId: 'MACHINE_CLIENT_ID', clientSecret: 'MACHINE_CLIENT_SECRET', tokenUrl: 'MACHINE_TOKEN_URL', scopes: 'MACHINE_SCOPES' },
+        env: {
+          value: 'MACHINE_TOKEN',
+          clientId: 'MACHINE_CLIENT_ID',
+          clientSecret: 'MACHINE_CLIENT_SECRET',
+          tokenUrl: 'MACHINE_TOKEN_URL',
+          scopes: 'MACHINE_SCOPES',
+        },
         clientCredentials: { tokenUrl: 'https://login.example.com/token', scopes: ['a', 'b'] },
       },
       { name: 'user', kind: 'oauth2', scheme: 'bearer', env: { value: 'USER_TOKEN' } },
@@ -78,7 +100,11 @@ describe('client-credentials flows', () => {
       info: { title: 'T', version: '1' },
       servers: [{ url: 'https://api.example.com' }],
       paths: PATHS,
-      components: { securitySchemes: { machine: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/token', scopes: {} } } } } },
+      components: {
+        securitySchemes: {
+          machine: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/token', scopes: {} } } },
+        },
+      },
     });
     const readme = fileOf(result, 'README.md');
     const desktop = /"mcpServers": \{[\s\S]*?\n```/.exec(readme)![0];
@@ -86,7 +112,9 @@ describe('client-credentials flows', () => {
     expect(desktop).toContain('"MACHINE_CLIENT_SECRET"');
     expect(desktop).not.toContain('MACHINE_TOKEN_URL');
     expect(desktop).not.toContain('MCP_AUTH_TOKENS');
-    const serverJson = JSON.parse(fileOf(result, 'server.json')) as { packages: Array<{ environmentVariables: Array<{ name: string; isSecret: boolean }> }> };
+    const serverJson = JSON.parse(fileOf(result, 'server.json')) as {
+      packages: Array<{ environmentVariables: Array<{ name: string; isSecret: boolean }> }>;
+    };
     const vars = new Map(serverJson.packages[0]!.environmentVariables.map((v) => [v.name, v.isSecret]));
     expect(vars.get('MACHINE_CLIENT_SECRET')).toBe(true);
     expect(vars.get('MACHINE_CLIENT_ID')).toBe(false);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { configuredSecrets, missingCredentialsMessage, resolveCredentials, type CredentialResolution } from '../../templates/runtime/auth.js';
+import {
+  configuredSecrets,
+  missingCredentialsMessage,
+  resolveCredentials,
+  type CredentialResolution,
+} from '../../templates/runtime/auth.js';
 import type { CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
 import type { TokenRequest } from '../../templates/runtime/oauth-client.js';
 
@@ -12,10 +17,21 @@ const schemes: CatalogSecurityScheme[] = [
     name: 'cc',
     kind: 'oauth2',
     scheme: 'bearer',
-    env: { value: 'CC_TOKEN', clientId: 'CC_CLIENT_ID', clientSecret: 'CC_CLIENT_SECRET', tokenUrl: 'CC_TOKEN_URL', scopes: 'CC_SCOPES' },
+    env: {
+      value: 'CC_TOKEN',
+      clientId: 'CC_CLIENT_ID',
+      clientSecret: 'CC_CLIENT_SECRET',
+      tokenUrl: 'CC_TOKEN_URL',
+      scopes: 'CC_SCOPES',
+    },
     clientCredentials: { tokenUrl: 'https://auth.example.com/token', scopes: ['read', 'write'] },
   },
-  { name: 'relative', kind: 'oauth2', env: { value: 'R_TOKEN', clientId: 'R_CLIENT_ID', clientSecret: 'R_CLIENT_SECRET' }, clientCredentials: { tokenUrl: 'oauth/token', scopes: [] } },
+  {
+    name: 'relative',
+    kind: 'oauth2',
+    env: { value: 'R_TOKEN', clientId: 'R_CLIENT_ID', clientSecret: 'R_CLIENT_SECRET' },
+    clientCredentials: { tokenUrl: 'oauth/token', scopes: [] },
+  },
 ];
 
 function applied(resolution: CredentialResolution) {
@@ -31,7 +47,13 @@ function tokenRecorder() {
 
 describe('runtime credentials: environment', () => {
   it('sends nothing for public operations', async () => {
-    expect(applied(await resolveCredentials([], schemes, { env: { KEY_API_KEY: 'k' } }))).toEqual({ headers: {}, query: [], cookies: [], secrets: [], tokens: [] });
+    expect(applied(await resolveCredentials([], schemes, { env: { KEY_API_KEY: 'k' } }))).toEqual({
+      headers: {},
+      query: [],
+      cookies: [],
+      secrets: [],
+      tokens: [],
+    });
   });
 
   it('uses the first alternative whose credentials are all configured', async () => {
@@ -40,17 +62,24 @@ describe('runtime credentials: environment', () => {
   });
 
   it('applies AND-combined schemes together', async () => {
-    const result = applied(await resolveCredentials([['key', 'q']], schemes, { env: { KEY_API_KEY: 'k', Q_API_KEY: 'qq' } }));
+    const result = applied(
+      await resolveCredentials([['key', 'q']], schemes, { env: { KEY_API_KEY: 'k', Q_API_KEY: 'qq' } }),
+    );
     expect(result).toMatchObject({ headers: { 'x-key': 'k' }, query: [['api_key', 'qq']], cookies: [] });
     expect(result.secrets).toEqual(expect.arrayContaining(['k', 'qq']));
   });
 
   it('names the missing variables', async () => {
-    expect(await resolveCredentials([['basic']], schemes, { env: {} })).toEqual({ ok: false, missing: [{ scheme: 'basic', variable: 'B_USERNAME' }] });
+    expect(await resolveCredentials([['basic']], schemes, { env: {} })).toEqual({
+      ok: false,
+      missing: [{ scheme: 'basic', variable: 'B_USERNAME' }],
+    });
   });
 
   it('encodes basic credentials, and lists the password and its encodings as secrets', async () => {
-    const result = applied(await resolveCredentials([['basic']], schemes, { env: { B_USERNAME: 'u', B_PASSWORD: 'p4ss' } }));
+    const result = applied(
+      await resolveCredentials([['basic']], schemes, { env: { B_USERNAME: 'u', B_PASSWORD: 'p4ss' } }),
+    );
     const encoded = Buffer.from('u:p4ss').toString('base64');
     expect(result.headers['authorization']).toBe(`Basic ${encoded}`);
     expect(result.secrets).toEqual(expect.arrayContaining([encoded, 'u:p4ss', 'p4ss']));
@@ -71,7 +100,13 @@ describe('runtime credentials: per caller', () => {
 
   it('a caller value wins over the environment for its scheme; other schemes still come from the environment', async () => {
     const caller = new Map([['key', 'caller-key']]);
-    const result = applied(await resolveCredentials([['key', 'q']], schemes, { env: { KEY_API_KEY: 'env-key', Q_API_KEY: 'env-q' }, caller, callerHeaders }));
+    const result = applied(
+      await resolveCredentials([['key', 'q']], schemes, {
+        env: { KEY_API_KEY: 'env-key', Q_API_KEY: 'env-q' },
+        caller,
+        callerHeaders,
+      }),
+    );
     expect(result.headers['x-key']).toBe('caller-key');
     expect(result.query).toEqual([['api_key', 'env-q']]);
     expect(result.secrets).not.toContain('env-key');
@@ -79,7 +114,9 @@ describe('runtime credentials: per caller', () => {
 
   it('a bearer value may come with or without "Bearer "', async () => {
     for (const value of ['Bearer caller-t', 'caller-t']) {
-      const result = applied(await resolveCredentials([['token']], schemes, { env: {}, caller: new Map([['token', value]]) }));
+      const result = applied(
+        await resolveCredentials([['token']], schemes, { env: {}, caller: new Map([['token', value]]) }),
+      );
       expect(result.headers['authorization']).toBe('Bearer caller-t');
     }
   });
@@ -87,7 +124,9 @@ describe('runtime credentials: per caller', () => {
   it('basic from a caller: user:password or a whole Basic value', async () => {
     const encoded = Buffer.from('ann:pw').toString('base64');
     for (const value of ['ann:pw', `Basic ${encoded}`]) {
-      const result = applied(await resolveCredentials([['basic']], schemes, { env: {}, caller: new Map([['basic', value]]) }));
+      const result = applied(
+        await resolveCredentials([['basic']], schemes, { env: {}, caller: new Map([['basic', value]]) }),
+      );
       expect(result.headers['authorization']).toBe(`Basic ${encoded}`);
       expect(result.secrets).toContain(encoded);
     }
@@ -95,7 +134,10 @@ describe('runtime credentials: per caller', () => {
 
   it('a missing credential names the variable and the header a caller could send', async () => {
     const result = await resolveCredentials([['key']], schemes, { env: {}, callerHeaders });
-    expect(result).toEqual({ ok: false, missing: [{ scheme: 'key', variable: 'KEY_API_KEY', header: 'x-upstream-key' }] });
+    expect(result).toEqual({
+      ok: false,
+      missing: [{ scheme: 'key', variable: 'KEY_API_KEY', header: 'x-upstream-key' }],
+    });
     if (result.ok || !('missing' in result)) throw new Error('expected missing');
     expect(missingCredentialsMessage('getThing', result.missing)).toBe(
       "Missing credentials for getThing: set KEY_API_KEY in the server's environment. Over HTTP a caller may send the x-upstream-key header instead.",
@@ -111,20 +153,39 @@ describe('runtime credentials: OAuth 2 client credentials', () => {
     const result = applied(await resolveCredentials([['cc']], schemes, { env: ids, fetchToken: recorder.fetchToken }));
     expect(result.headers['authorization']).toBe('Bearer issued-1');
     expect(result.secrets).toContain('issued-1');
-    expect(recorder.requests).toEqual([{ tokenUrl: 'https://auth.example.com/token', clientId: 'client-1', clientSecret: 'secret-1', scopes: ['read', 'write'] }]);
+    expect(recorder.requests).toEqual([
+      {
+        tokenUrl: 'https://auth.example.com/token',
+        clientId: 'client-1',
+        clientSecret: 'secret-1',
+        scopes: ['read', 'write'],
+      },
+    ]);
   });
 
   it('a ready token wins: nothing is fetched', async () => {
     const recorder = tokenRecorder();
-    const result = applied(await resolveCredentials([['cc']], schemes, { env: { ...ids, CC_TOKEN: 'ready' }, fetchToken: recorder.fetchToken }));
+    const result = applied(
+      await resolveCredentials([['cc']], schemes, {
+        env: { ...ids, CC_TOKEN: 'ready' },
+        fetchToken: recorder.fetchToken,
+      }),
+    );
     expect(result.headers['authorization']).toBe('Bearer ready');
     expect(recorder.requests).toHaveLength(0);
   });
 
   it('the token URL and scopes can be overridden; a relative token URL is resolved against the base URL', async () => {
     const recorder = tokenRecorder();
-    await resolveCredentials([['cc']], schemes, { env: { ...ids, CC_TOKEN_URL: 'http://127.0.0.1:9/t', CC_SCOPES: 'a, b c' }, fetchToken: recorder.fetchToken });
-    await resolveCredentials([['relative']], schemes, { env: { R_CLIENT_ID: 'r', R_CLIENT_SECRET: 's' }, baseUrl: 'https://api.example.com/v1', fetchToken: recorder.fetchToken });
+    await resolveCredentials([['cc']], schemes, {
+      env: { ...ids, CC_TOKEN_URL: 'http://127.0.0.1:9/t', CC_SCOPES: 'a, b c' },
+      fetchToken: recorder.fetchToken,
+    });
+    await resolveCredentials([['relative']], schemes, {
+      env: { R_CLIENT_ID: 'r', R_CLIENT_SECRET: 's' },
+      baseUrl: 'https://api.example.com/v1',
+      fetchToken: recorder.fetchToken,
+    });
     expect(recorder.requests.map((r) => [r.tokenUrl, r.scopes])).toEqual([
       ['http://127.0.0.1:9/t', ['a', 'b', 'c']],
       ['https://api.example.com/v1/oauth/token', []],
@@ -134,7 +195,9 @@ describe('runtime credentials: OAuth 2 client credentials', () => {
   it('without a token or client credentials, the message offers both', async () => {
     const result = await resolveCredentials([['cc']], schemes, { env: { CC_CLIENT_ID: 'only-the-id' } });
     if (result.ok || !('missing' in result)) throw new Error('expected missing');
-    expect(missingCredentialsMessage('t', result.missing)).toBe("Missing credentials for t: set CC_TOKEN (or CC_CLIENT_ID and CC_CLIENT_SECRET) in the server's environment.");
+    expect(missingCredentialsMessage('t', result.missing)).toBe(
+      "Missing credentials for t: set CC_TOKEN (or CC_CLIENT_ID and CC_CLIENT_SECRET) in the server's environment.",
+    );
   });
 
   it('a failed token request names the scheme and the ready-token variable, never the secret', async () => {
@@ -153,6 +216,8 @@ describe('runtime credentials: OAuth 2 client credentials', () => {
   });
 
   it('client secrets count as configured secrets', () => {
-    expect(configuredSecrets(schemes, { ...ids, CC_TOKEN: 'ready-1', KEY_API_KEY: 'kk' })).toEqual(expect.arrayContaining(['secret-1', 'ready-1', 'kk']));
+    expect(configuredSecrets(schemes, { ...ids, CC_TOKEN: 'ready-1', KEY_API_KEY: 'kk' })).toEqual(
+      expect.arrayContaining(['secret-1', 'ready-1', 'kk']),
+    );
   });
 });

@@ -21,11 +21,15 @@ describe('caller credentials mapping', () => {
     expect(parseCallerCredentials('off')).toEqual({ mode: 'off' });
     expect(parseCallerCredentials('  ')).toEqual({ mode: 'off' });
     expect(parseCallerCredentials('headers')).toEqual({ mode: 'headers' });
-    expect(parseCallerCredentials('api_key=X-Upstream-Key, bearerAuth=Authorization')).toEqual({ mode: 'headers', map: { api_key: 'x-upstream-key', bearerAuth: 'authorization' } });
+    expect(parseCallerCredentials('api_key=X-Upstream-Key, bearerAuth=Authorization')).toEqual({
+      mode: 'headers',
+      map: { api_key: 'x-upstream-key', bearerAuth: 'authorization' },
+    });
   });
 
   it('rejects malformed lists', () => {
-    for (const bad of ['api_key', '=X-Key', 'api_key=', 'api_key=X Key', 'on']) expect(() => parseCallerCredentials(bad), bad).toThrow(CallerCredentialsError);
+    for (const bad of ['api_key', '=X-Key', 'api_key=', 'api_key=X Key', 'on'])
+      expect(() => parseCallerCredentials(bad), bad).toThrow(CallerCredentialsError);
   });
 
   it('derives default header names from scheme names', () => {
@@ -51,13 +55,20 @@ describe('caller credentials mapping', () => {
     const generated = { mode: 'headers' as const, map: { api_key: 'x-key' } };
     expect(callerCredentialsConfig(generated, {})).toBe(generated);
     expect(callerCredentialsConfig(generated, { MCP_CALLER_CREDENTIALS: 'off' })).toEqual({ mode: 'off' });
-    expect(callerCredentialsConfig(undefined, { MCP_CALLER_CREDENTIALS: 'bearerAuth=authorization' })).toEqual({ mode: 'headers', map: { bearerAuth: 'authorization' } });
+    expect(callerCredentialsConfig(undefined, { MCP_CALLER_CREDENTIALS: 'bearerAuth=authorization' })).toEqual({
+      mode: 'headers',
+      map: { bearerAuth: 'authorization' },
+    });
   });
 
   it('reads only the mapped headers: the caller Authorization header is ignored unless mapped', () => {
     const headers = new Headers({ authorization: 'Bearer mcp-token', 'x-key': ' k1 ', 'x-other': 'o' });
-    expect([...callerCredentialValues(callerHeaderMap(parseCallerCredentials('api_key=X-Key'), schemes), headers)]).toEqual([['api_key', 'k1']]);
-    expect([...callerCredentialValues(callerHeaderMap(parseCallerCredentials('bearerAuth=authorization'), schemes), headers)]).toEqual([['bearerAuth', 'Bearer mcp-token']]);
+    expect([
+      ...callerCredentialValues(callerHeaderMap(parseCallerCredentials('api_key=X-Key'), schemes), headers),
+    ]).toEqual([['api_key', 'k1']]);
+    expect([
+      ...callerCredentialValues(callerHeaderMap(parseCallerCredentials('bearerAuth=authorization'), schemes), headers),
+    ]).toEqual([['bearerAuth', 'Bearer mcp-token']]);
     expect(callerCredentialValues(callerHeaderMap({ mode: 'headers' }, schemes), undefined).size).toBe(0);
   });
 });

@@ -24,13 +24,34 @@ const SPEC = {
       post: { operationId: 'createPet', tags: ['pets', 'write'], responses: ok },
     },
     '/pets/{id}': {
-      get: { operationId: 'getPet', tags: ['pets'], summary: 'Get a pet', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
-      delete: { operationId: 'deletePet', tags: ['pets', 'write'], 'x-mcp': { name: 'remove_pet', annotations: { openWorldHint: false } }, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+      get: {
+        operationId: 'getPet',
+        tags: ['pets'],
+        summary: 'Get a pet',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok,
+      },
+      delete: {
+        operationId: 'deletePet',
+        tags: ['pets', 'write'],
+        'x-mcp': { name: 'remove_pet', annotations: { openWorldHint: false } },
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok,
+      },
     },
     '/pets/{id}/photos': {
-      get: { operationId: 'listPhotos', tags: ['photos'], parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+      get: {
+        operationId: 'listPhotos',
+        tags: ['photos'],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok,
+      },
     },
-    '/internal': { 'x-mcp': false, get: { operationId: 'internal', responses: ok }, post: { operationId: 'internalWrite', 'x-mcp': true, responses: ok } },
+    '/internal': {
+      'x-mcp': false,
+      get: { operationId: 'internal', responses: ok },
+      post: { operationId: 'internalWrite', 'x-mcp': true, responses: ok },
+    },
   },
 };
 
@@ -59,7 +80,10 @@ describe('applyConfig', () => {
   });
 
   it('ANDs the fields of a selector, ORs the selectors, then excludes', async () => {
-    const r = await run({ include: [{ tags: ['pets'], methods: ['GET'] }, { operationIds: ['create*'] }], exclude: { paths: ['/pets/*'] } });
+    const r = await run({
+      include: [{ tags: ['pets'], methods: ['GET'] }, { operationIds: ['create*'] }],
+      exclude: { paths: ['/pets/*'] },
+    });
     expect(r.names).toEqual(['listPets', 'createPet']);
     expect(r.skipped.map((s) => s.reason)).toEqual([
       'excluded by exclude in c.json',
@@ -94,7 +118,12 @@ describe('applyConfig', () => {
   it('reports values and keys that match nothing, invalid names and collisions as errors', async () => {
     const r = await run({
       include: [{ tags: ['pets', 'nope'] }, { tags: ['photos'], methods: ['post'] }],
-      tools: { missing: { title: 'x' }, 'GET /nowhere': { title: 'y' }, listPets: { name: 'bad name' }, createPet: { name: 'GETPET' } },
+      tools: {
+        missing: { title: 'x' },
+        'GET /nowhere': { title: 'y' },
+        listPets: { name: 'bad name' },
+        createPet: { name: 'GETPET' },
+      },
     });
     const errors = r.diags.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.pointer}`);
     expect(errors).toEqual([
@@ -108,9 +137,17 @@ describe('applyConfig', () => {
   });
 
   it('warns about x-mcp values it does not understand', async () => {
-    const spec = { ...SPEC, paths: { '/a': { get: { operationId: 'a', 'x-mcp': { nickname: 'x', annotations: { fast: true } }, responses: ok } } } };
+    const spec = {
+      ...SPEC,
+      paths: {
+        '/a': { get: { operationId: 'a', 'x-mcp': { nickname: 'x', annotations: { fast: true } }, responses: ok } },
+      },
+    };
     const r = await run(undefined, spec);
-    expect(r.diags.filter((d) => d.code === 'OTM_X_MCP_INVALID').map((d) => d.pointer)).toEqual(['#/paths/~1a/get/x-mcp/nickname', '#/paths/~1a/get/x-mcp/annotations/fast']);
+    expect(r.diags.filter((d) => d.code === 'OTM_X_MCP_INVALID').map((d) => d.pointer)).toEqual([
+      '#/paths/~1a/get/x-mcp/nickname',
+      '#/paths/~1a/get/x-mcp/annotations/fast',
+    ]);
     expect(r.names).toEqual(['a']);
   });
 });
@@ -134,10 +171,23 @@ describe('loadProjectConfig', () => {
   it('rejects unknown keys and bad values, and a --config file that does not exist', async () => {
     const dir = join(work, 'bad');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'c.json'), JSON.stringify({ exlude: {}, include: { methods: ['fetch'] }, tools: { a: { name: 1 } }, publish: { mcpName: 'nope' } }));
+    writeFileSync(
+      join(dir, 'c.json'),
+      JSON.stringify({
+        exlude: {},
+        include: { methods: ['fetch'] },
+        tools: { a: { name: 1 } },
+        publish: { mcpName: 'nope' },
+      }),
+    );
     const diags = new Diagnostics();
     expect(await loadProjectConfig({ explicit: 'c.json', outDir: dir, cwd: dir }, diags)).toBeUndefined();
-    expect(diags.all.map((d) => d.pointer)).toEqual(['c.json#/exlude', 'c.json#/include/methods/0', 'c.json#/tools/a/name', 'c.json#/publish/mcpName']);
+    expect(diags.all.map((d) => d.pointer)).toEqual([
+      'c.json#/exlude',
+      'c.json#/include/methods/0',
+      'c.json#/tools/a/name',
+      'c.json#/publish/mcpName',
+    ]);
     const missing = new Diagnostics();
     expect(await loadProjectConfig({ explicit: 'nope.json', outDir: dir, cwd: dir }, missing)).toBeUndefined();
     expect(missing.all[0]).toMatchObject({ code: 'OTM_CONFIG_INVALID', severity: 'error' });

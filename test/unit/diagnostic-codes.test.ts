@@ -15,7 +15,9 @@ it('holds the table codes.ts gives (run npm run readme:update when this fails)',
 it('gives one row per code, with its meaning and fix', () => {
   const rows = diagnosticsTable().split('\n').slice(2);
   expect(rows).toHaveLength(Object.keys(DIAGNOSTIC_CODES).length);
-  expect(rows).toContain(`| \`OTM_NO_SERVER\` | ${DIAGNOSTIC_CODES.OTM_NO_SERVER.title} | ${DIAGNOSTIC_CODES.OTM_NO_SERVER.fix} |`);
+  expect(rows).toContain(
+    `| \`OTM_NO_SERVER\` | ${DIAGNOSTIC_CODES.OTM_NO_SERVER.title} | ${DIAGNOSTIC_CODES.OTM_NO_SERVER.fix} |`,
+  );
 });
 
 it('notices a stale table', () => {

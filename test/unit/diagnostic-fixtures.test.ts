@@ -32,20 +32,45 @@ const CASES: Record<DiagnosticCode, Case> = {
   OTM_NOT_OPENAPI: { spec: 'not-openapi.yaml', pointer: '#', severity: 'error' },
   OTM_UNSUPPORTED_VERSION: { spec: 'unsupported-version.yaml', pointer: '#/openapi', severity: 'error' },
   OTM_BUNDLE_FALLBACK: { spec: 'bundle-fallback.yaml', pointer: '#', severity: 'warning' },
-  OTM_SPEC_INVALID: { spec: 'spec-invalid.yaml', pointer: '#/paths/~1pets/get', severity: 'warning', options: { validate: true } },
-  OTM_UNRESOLVED_REF: { spec: 'unresolved-ref.yaml', pointer: '#/paths/~1pets/get/parameters/0/schema', severity: 'warning' },
+  OTM_SPEC_INVALID: {
+    spec: 'spec-invalid.yaml',
+    pointer: '#/paths/~1pets/get',
+    severity: 'warning',
+    options: { validate: true },
+  },
+  OTM_UNRESOLVED_REF: {
+    spec: 'unresolved-ref.yaml',
+    pointer: '#/paths/~1pets/get/parameters/0/schema',
+    severity: 'warning',
+  },
   OTM_NO_OPERATIONS: { spec: 'no-operations.yaml', pointer: '#/paths', severity: 'warning' },
-  OTM_DUPLICATE_OPERATION_ID: { spec: 'duplicate-operation-id.yaml', pointer: '#/paths/~1owners/get', severity: 'warning' },
+  OTM_DUPLICATE_OPERATION_ID: {
+    spec: 'duplicate-operation-id.yaml',
+    pointer: '#/paths/~1owners/get',
+    severity: 'warning',
+  },
   OTM_TOOL_RENAMED: { spec: 'tool-renamed.yaml', pointer: '#/paths/~1pets/get', severity: 'info' },
   OTM_PARAM_RENAMED: { spec: 'param-renamed.yaml', pointer: '#/paths/~1pets/get', severity: 'info' },
   OTM_PARAM_INVALID: { spec: 'param-invalid.yaml', pointer: '#/paths/~1pets/get/parameters/0', severity: 'warning' },
-  OTM_PATH_PARAM_MISSING: { spec: 'path-param-missing.yaml', pointer: '#/paths/~1pets~1{petId}/get', severity: 'warning' },
-  OTM_UNSUPPORTED_MEDIA_TYPE: { spec: 'unsupported-media-type.yaml', pointer: '#/paths/~1pets/post/requestBody/content/application~1x-custom-thing', severity: 'info' },
+  OTM_PATH_PARAM_MISSING: {
+    spec: 'path-param-missing.yaml',
+    pointer: '#/paths/~1pets~1{petId}/get',
+    severity: 'warning',
+  },
+  OTM_UNSUPPORTED_MEDIA_TYPE: {
+    spec: 'unsupported-media-type.yaml',
+    pointer: '#/paths/~1pets/post/requestBody/content/application~1x-custom-thing',
+    severity: 'info',
+  },
   OTM_OPERATION_SKIPPED: { spec: 'operation-skipped.yaml', pointer: '#/paths/~1pets/delete', severity: 'info' },
   OTM_NO_SERVER: { spec: 'no-server.yaml', pointer: '#/servers', severity: 'warning' },
   OTM_SERVER_VARIABLE: { spec: 'server-variable.yaml', pointer: '#/servers/0/variables/region', severity: 'warning' },
   OTM_SECURITY_UNKNOWN: { spec: 'security-unknown.yaml', pointer: '#/security/0/nowhereAuth', severity: 'warning' },
-  OTM_SECURITY_UNSUPPORTED: { spec: 'security-unsupported.yaml', pointer: '#/components/securitySchemes/clientCert', severity: 'warning' },
+  OTM_SECURITY_UNSUPPORTED: {
+    spec: 'security-unsupported.yaml',
+    pointer: '#/components/securitySchemes/clientCert',
+    severity: 'warning',
+  },
   OTM_OUTPUT_NOT_EMPTY: {
     spec: 'config-target.yaml',
     pointer: '#',
@@ -56,11 +81,29 @@ const CASES: Record<DiagnosticCode, Case> = {
       return out;
     },
   },
-  OTM_SCHEMA_SIMPLIFIED: { spec: 'schema-simplified.yaml', pointer: '#/paths/~1pets/get/parameters/0/schema', severity: 'info' },
-  OTM_CONFIG_INVALID: { spec: 'config-target.yaml', pointer: 'config-invalid.json#/tools/listPets/name', severity: 'error', options: { config: join(FIXTURES, 'config-invalid.json') } },
-  OTM_CONFIG_NO_MATCH: { spec: 'config-target.yaml', pointer: 'config-no-match.json#/include/0/tags/0', severity: 'error', options: { config: join(FIXTURES, 'config-no-match.json') } },
+  OTM_SCHEMA_SIMPLIFIED: {
+    spec: 'schema-simplified.yaml',
+    pointer: '#/paths/~1pets/get/parameters/0/schema',
+    severity: 'info',
+  },
+  OTM_CONFIG_INVALID: {
+    spec: 'config-target.yaml',
+    pointer: 'config-invalid.json#/tools/listPets/name',
+    severity: 'error',
+    options: { config: join(FIXTURES, 'config-invalid.json') },
+  },
+  OTM_CONFIG_NO_MATCH: {
+    spec: 'config-target.yaml',
+    pointer: 'config-no-match.json#/include/0/tags/0',
+    severity: 'error',
+    options: { config: join(FIXTURES, 'config-no-match.json') },
+  },
   OTM_X_MCP_INVALID: { spec: 'x-mcp-invalid.yaml', pointer: '#/paths/~1pets/get/x-mcp', severity: 'warning' },
-  OTM_QUERY_IN_PATH: { spec: 'query-in-path.yaml', pointer: '#/paths/~1fax~1history~1export?filename={filename}', severity: 'warning' },
+  OTM_QUERY_IN_PATH: {
+    spec: 'query-in-path.yaml',
+    pointer: '#/paths/~1fax~1history~1export?filename={filename}',
+    severity: 'warning',
+  },
   OTM_OWNER_CODE_STALE: {
     spec: 'config-target.yaml',
     pointer: '#/paths',
@@ -69,7 +112,10 @@ const CASES: Record<DiagnosticCode, Case> = {
     out: () => {
       const out = mkdtempSync(join(work, 'owner-code-'));
       mkdirSync(join(out, 'src'));
-      writeFileSync(join(out, 'src/hooks.ts'), 'export const tools = { removedLongAgo: { beforeRequest: () => undefined } };\n');
+      writeFileSync(
+        join(out, 'src/hooks.ts'),
+        'export const tools = { removedLongAgo: { beforeRequest: () => undefined } };\n',
+      );
       return out;
     },
   },
@@ -79,7 +125,13 @@ const CASES: Record<DiagnosticCode, Case> = {
 async function reported({ spec, options, out }: Case): Promise<readonly Diagnostic[]> {
   const write = out !== undefined;
   try {
-    const result = await generate({ spec: join(FIXTURES, spec), out: out?.() ?? join(work, 'unwritten'), validate: false, write, ...options });
+    const result = await generate({
+      spec: join(FIXTURES, spec),
+      out: out?.() ?? join(work, 'unwritten'),
+      validate: false,
+      write,
+      ...options,
+    });
     return result.diagnostics;
   } catch (error) {
     if (error instanceof UserError) return error.diagnostics;
@@ -94,6 +146,8 @@ it('has a case for every code', () => {
 describe.each(Object.entries(CASES))('%s', (code, testCase) => {
   it(`is reported at ${testCase.pointer}`, async () => {
     const diagnostics = await reported(testCase);
-    expect(diagnostics.filter((d) => d.code === code).map(({ pointer, severity }) => ({ pointer, severity }))).toContainEqual({ pointer: testCase.pointer, severity: testCase.severity });
+    expect(
+      diagnostics.filter((d) => d.code === code).map(({ pointer, severity }) => ({ pointer, severity })),
+    ).toContainEqual({ pointer: testCase.pointer, severity: testCase.severity });
   });
 });

@@ -34,7 +34,12 @@ describe('emit names', () => {
     ]);
     expect(schemes).toEqual([
       { name: 'api_key', kind: 'apiKey', in: 'query', paramName: 'key', env: { value: 'API_KEY' } },
-      { name: 'basic', kind: 'http-basic', scheme: 'basic', env: { username: 'BASIC_USERNAME', password: 'BASIC_PASSWORD' } },
+      {
+        name: 'basic',
+        kind: 'http-basic',
+        scheme: 'basic',
+        env: { username: 'BASIC_USERNAME', password: 'BASIC_PASSWORD' },
+      },
       { name: 'oauth', kind: 'oauth2', scheme: 'bearer', env: { value: 'OAUTH_TOKEN' } },
     ]);
   });
@@ -43,7 +48,9 @@ describe('emit names', () => {
 describe('generated dependencies', () => {
   it('pin the search libraries at the versions the generator builds the index with', async () => {
     const { GENERATED_DEPENDENCIES } = await import('../../src/emit/versions.js');
-    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(GENERATED_DEPENDENCIES.minisearch).toBe(own.dependencies['minisearch']);
     expect(GENERATED_DEPENDENCIES.stemmer).toBe(own.dependencies['wink-porter2-stemmer']);
   });

@@ -24,12 +24,25 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
       });
     const lease = leaseHelper();
     try {
-      const entries: Array<[string, string]> = Array.from({ length: 30 }, (_, i) => [`tool_${i}`, `GET /things/{id}/${'x'.repeat(i * 4)}`]);
-      const sources: Array<[string, string]> = [['const a = {"b":1}', 'typescript'], ['{"docCount":1,"docLengths":[3],"avgDocLength":3,"postings":{}}', 'json']];
+      const entries: Array<[string, string]> = Array.from({ length: 30 }, (_, i) => [
+        `tool_${i}`,
+        `GET /things/{id}/${'x'.repeat(i * 4)}`,
+      ]);
+      const sources: Array<[string, string]> = [
+        ['const a = {"b":1}', 'typescript'],
+        ['{"docCount":1,"docLengths":[3],"avgDocLength":3,"postings":{}}', 'json'],
+      ];
       expect(await onHelper('format', sources)).toEqual(await formatSources(sources));
       const docs = entries.map(([name, route]) => ({
         fields: { name, resource: route, summary: `Gets ${name} — ünïcode` },
-        operation: { name, method: 'GET', path: route.slice(4), summary: `Gets ${name}`, required: [], group: 'things' },
+        operation: {
+          name,
+          method: 'GET',
+          path: route.slice(4),
+          summary: `Gets ${name}`,
+          required: [],
+          group: 'things',
+        },
       }));
       const input = { docs, groups: [{ name: 'things', description: 'Things.', operations: docs.map((_, i) => i) }] };
       expect(await onHelper('searchIndexFile', input)).toBe(searchIndexText(input));
@@ -46,7 +59,10 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
   it('changes nothing in what is generated', async () => {
     const built = (await import(join(DIST, 'index.js'))) as Built;
     const spec = join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml');
-    const [viaHelper, here] = await Promise.all([built.generate({ spec, write: false }), generate({ spec, write: false })]);
+    const [viaHelper, here] = await Promise.all([
+      built.generate({ spec, write: false }),
+      generate({ spec, write: false }),
+    ]);
     expect(viaHelper.files).toEqual(here.files);
     expect(viaHelper.summary).toEqual(here.summary);
     expect(viaHelper.diagnostics).toEqual(here.diagnostics);

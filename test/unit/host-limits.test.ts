@@ -21,7 +21,12 @@ describe('tool name budget', () => {
 
   it('names Cursor and Gemini CLI once their own limits are passed', () => {
     // ComposioHQ/composio#2788: key `g` and a 59-character tool are "(60) exceeds 60" in Cursor.
-    expect(hostsRefusing('g', 'x'.repeat(59)).map((r) => r.host)).toEqual(['Claude Code', 'Codex', 'Cursor', 'Gemini CLI']);
+    expect(hostsRefusing('g', 'x'.repeat(59)).map((r) => r.host)).toEqual([
+      'Claude Code',
+      'Codex',
+      'Cursor',
+      'Gemini CLI',
+    ]);
     expect(hostsRefusing('g', 'x'.repeat(58)).map((r) => r.host)).toEqual(['Claude Code', 'Codex', 'Gemini CLI']);
     expect(hostsRefusing('g', 'x'.repeat(57)).map((r) => r.host)).toEqual(['Claude Code', 'Codex']);
   });

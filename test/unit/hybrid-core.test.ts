@@ -20,11 +20,21 @@ const API = toolsOf([
   'get /emojis',
   'get /v1/status',
 ]);
-const routes = (list: string[]) => list.map((name) => { const t = API.find((x) => x.name === name)!; return `${t.source.method} ${t.source.path}`; });
+const routes = (list: string[]) =>
+  list.map((name) => {
+    const t = API.find((x) => x.name === name)!;
+    return `${t.source.method} ${t.source.path}`;
+  });
 
 describe('hybrid core', () => {
   it('takes list, get and create of the heaviest resources, borrowing a list from a more general place', () => {
-    expect(routes(defaultCore(API, 5))).toEqual(['get /repos/{owner}/{repo}', 'get /repos/{owner}/{repo}/issues', 'post /repos/{owner}/{repo}/issues', 'get /repos/{owner}/{repo}/issues/{number}', 'get /user/repos']);
+    expect(routes(defaultCore(API, 5))).toEqual([
+      'get /repos/{owner}/{repo}',
+      'get /repos/{owner}/{repo}/issues',
+      'post /repos/{owner}/{repo}/issues',
+      'get /repos/{owner}/{repo}/issues/{number}',
+      'get /user/repos',
+    ]);
   });
 
   it('adds updates only when every resource has its reads and creation', () => {
@@ -33,12 +43,20 @@ describe('hybrid core', () => {
   });
 
   it('leaves out deprecated operations, also those deprecated in their own words', () => {
-    const tools = [toolOf('get', '/things', { deprecated: true }), toolOf('get', '/things/{id}', { description: 'deprecated: use the watch parameter' }), toolOf('get', '/others')];
+    const tools = [
+      toolOf('get', '/things', { deprecated: true }),
+      toolOf('get', '/things/{id}', { description: 'deprecated: use the watch parameter' }),
+      toolOf('get', '/others'),
+    ];
     expect(defaultCore(tools, 5)).toEqual([tools[2]!.name]);
   });
 
   it('is what the user names, by tool name, operationId or tag, when they name any', () => {
-    const tools = [toolOf('get', '/a', { operationId: 'getA' }), toolOf('get', '/b', { tags: ['bees'] }), toolOf('get', '/c')];
+    const tools = [
+      toolOf('get', '/a', { operationId: 'getA' }),
+      toolOf('get', '/b', { tags: ['bees'] }),
+      toolOf('get', '/c'),
+    ];
     expect(chooseCore(tools, ['getA'], ['bees'])).toEqual(['getA', tools[1]!.name]);
   });
 });

@@ -30,7 +30,9 @@ describe('jsonFitsIn', () => {
       'quote " backslash \\ newline \n é 😀 \u0001',
       Object.create(null) as object,
     ];
-    for (const value of values) for (const limit of [0, 3, 10, 40, 1000]) expect(jsonFitsIn(value, limit), String(limit)).toBe(expected(value, limit));
+    for (const value of values)
+      for (const limit of [0, 3, 10, 40, 1000])
+        expect(jsonFitsIn(value, limit), String(limit)).toBe(expected(value, limit));
   });
 
   it('gives up early on a long value, and on a cycle (which JSON.stringify would throw on)', () => {

@@ -11,7 +11,9 @@ import { prettierStringLiteral } from '../../src/format/string-literal.js';
 const RUNS = { numRuns: 60 };
 /** Characters that exercise quoting and escaping, plus plain and non-ASCII text. */
 const asciiTricky = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', "'", '"', '\\', '/', '{', '}', '\n', '\t') });
-const tricky = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', "'", '"', '\\', '/', '{', '}', '\n', '\t', 'é', '\u2028', '😀') });
+const tricky = fc.string({
+  unit: fc.constantFrom('a', 'Z', '0', ' ', "'", '"', '\\', '/', '{', '}', '\n', '\t', 'é', '\u2028', '😀'),
+});
 const toolName = fc.stringMatching(/^[A-Za-z0-9_.-]{1,64}$/);
 
 describe('string literals', () => {
@@ -48,15 +50,31 @@ describe('big literal lists', () => {
     ].join('\n');
 
   const lists = (text: fc.Arbitrary<string>) =>
-    fc.tuple(fc.array(text, { minLength: 8, maxLength: 40 }), fc.array(toolName, { minLength: 8, maxLength: 40 }), fc.array(fc.tuple(toolName, text.map((t) => `GET /${t}`)), { minLength: 8, maxLength: 40 }));
+    fc.tuple(
+      fc.array(text, { minLength: 8, maxLength: 40 }),
+      fc.array(toolName, { minLength: 8, maxLength: 40 }),
+      fc.array(
+        fc.tuple(
+          toolName,
+          text.map((t) => `GET /${t}`),
+        ),
+        { minLength: 8, maxLength: 40 },
+      ),
+    );
 
   it('are laid out as prettier lays them out, list by list', async () => {
     await fc.assert(
       fc.asyncProperty(lists(asciiTricky), async ([routes, names, tools]) => {
-        const text = file(routes, names, tools.concat([['a_very_long_tool_name_that_needs_its_own_line', `GET /${'x'.repeat(90)}`]]));
+        const text = file(
+          routes,
+          names,
+          tools.concat([['a_very_long_tool_name_that_needs_its_own_line', `GET /${'x'.repeat(90)}`]]),
+        );
         const cut = cutLists(text);
         expect(cut).toBeDefined();
-        expect(cut!.splice(await prettierFormat(cut!.skeleton, 'typescript'))).toBe(await prettierFormat(text, 'typescript'));
+        expect(cut!.splice(await prettierFormat(cut!.skeleton, 'typescript'))).toBe(
+          await prettierFormat(text, 'typescript'),
+        );
       }),
       { numRuns: 25 },
     );
@@ -74,15 +92,31 @@ describe('big literal lists', () => {
 
   it('cuts only lists long enough to matter, and only ASCII ones', () => {
     expect(cutLists(file(['a', 'b'], ['x', 'y'], [['a', 'GET /']]))).toBeUndefined();
-    const cut = cutLists(file(Array.from({ length: 20 }, (_, i) => `route ${i}`), [], []));
+    const cut = cutLists(
+      file(
+        Array.from({ length: 20 }, (_, i) => `route ${i}`),
+        [],
+        [],
+      ),
+    );
     expect(cut?.skeleton).toContain('otm_splice_0_0');
-    expect(cutLists(file(Array.from({ length: 20 }, (_, i) => `é ${i}`), [], []))).toBeUndefined();
+    expect(
+      cutLists(
+        file(
+          Array.from({ length: 20 }, (_, i) => `é ${i}`),
+          [],
+          [],
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   it('says so when a placeholder does not come out as expected, and formatting then fails', async () => {
     const text = `const A = [\n${Array.from({ length: 10 }, (_, i) => `  "item ${i} ${'x'.repeat(20)}",`).join('\n')}\n];\n`;
     const cut = cutLists(text)!;
-    expect(cut.splice((await prettierFormat(cut.skeleton, 'typescript')).replace("'otm_splice_0_1", "'moved"))).toBeUndefined();
+    expect(
+      cut.splice((await prettierFormat(cut.skeleton, 'typescript')).replace("'otm_splice_0_1", "'moved")),
+    ).toBeUndefined();
     // A file that already holds the placeholder's marker is not cut: prettier formats it whole.
     const marked = `${text}// otm_splice\n`;
     expect(cutLists(marked)).toBeUndefined();

@@ -6,9 +6,16 @@ import { mapOperation } from '../../src/tools/map-operation.js';
 
 const bearer: SecuritySchemeModel = { kind: 'securityScheme', name: 'bearer', type: 'http', scheme: 'bearer' };
 
-function map(op: ReturnType<typeof createOperation>, securitySchemes: SecuritySchemeModel[] = [], globalSecurity?: string[][]) {
+function map(
+  op: ReturnType<typeof createOperation>,
+  securitySchemes: SecuritySchemeModel[] = [],
+  globalSecurity?: string[][],
+) {
   const diags = new Diagnostics();
-  return { tool: mapOperation(op, 'tool', { defs: {}, globalSecurity, securitySchemes, diags, outputSchemas: true }), diags };
+  return {
+    tool: mapOperation(op, 'tool', { defs: {}, globalSecurity, securitySchemes, diags, outputSchemas: true }),
+    diags,
+  };
 }
 
 describe('operation → tool', () => {
@@ -16,8 +23,16 @@ describe('operation → tool', () => {
     const op = createOperation({
       method: 'post',
       path: '/a/{id}',
-      parameters: [createParameter({ name: 'id', in: 'path', schema: { type: 'string' } }), createParameter({ name: 'id', in: 'query', schema: { type: 'integer' } })],
-      body: createBody({ mediaType: 'application/json', encodingKind: 'json', required: true, schema: { type: 'object' } }),
+      parameters: [
+        createParameter({ name: 'id', in: 'path', schema: { type: 'string' } }),
+        createParameter({ name: 'id', in: 'query', schema: { type: 'integer' } }),
+      ],
+      body: createBody({
+        mediaType: 'application/json',
+        encodingKind: 'json',
+        required: true,
+        schema: { type: 'object' },
+      }),
     });
     const { tool } = map(op);
     expect(tool.inputSchema).toEqual({
@@ -31,7 +46,12 @@ describe('operation → tool', () => {
       ['id_query', 'id', 'query'],
     ]);
     expect(tool.request.body).toEqual({ arg: 'body', mediaType: 'application/json', kind: 'json', required: true });
-    expect(tool.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(tool.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
   });
 
   it('accepts an undeclared path variable as a required string, with a warning', () => {
@@ -41,21 +61,32 @@ describe('operation → tool', () => {
   });
 
   it('keeps an Authorization header parameter only where no security scheme supplies it', () => {
-    const op = createOperation({ method: 'get', path: '/a', parameters: [createParameter({ name: 'Authorization', in: 'header', required: true })] });
+    const op = createOperation({
+      method: 'get',
+      path: '/a',
+      parameters: [createParameter({ name: 'Authorization', in: 'header', required: true })],
+    });
     expect(Object.keys(map(op).tool.inputSchema['properties'] as object)).toEqual(['Authorization']);
     expect(Object.keys(map(op, [bearer], [['bearer']]).tool.inputSchema['properties'] as object)).toEqual([]);
   });
 
   it('drops a Content-Type header parameter when the body sets it', () => {
     const header = createParameter({ name: 'Content-Type', in: 'header' });
-    const withBody = createOperation({ method: 'post', path: '/a', parameters: [header], body: createBody({ mediaType: 'text/plain', encodingKind: 'text' }) });
+    const withBody = createOperation({
+      method: 'post',
+      path: '/a',
+      parameters: [header],
+      body: createBody({ mediaType: 'text/plain', encodingKind: 'text' }),
+    });
     expect(map(withBody).tool.request.params).toEqual([]);
     const withoutBody = createOperation({ method: 'post', path: '/a', parameters: [header] });
     expect(map(withoutBody).tool.request.params.map((p) => p.name)).toEqual(['Content-Type']);
   });
 
   it('marks deprecated operations and cuts long descriptions', () => {
-    const { tool } = map(createOperation({ method: 'get', path: '/a', deprecated: true, description: 'x'.repeat(5000) }));
+    const { tool } = map(
+      createOperation({ method: 'get', path: '/a', deprecated: true, description: 'x'.repeat(5000) }),
+    );
     expect(tool.description.startsWith('[Deprecated] ')).toBe(true);
     expect(tool.description.length).toBeLessThan(1300);
   });
@@ -70,7 +101,13 @@ describe('content type without a body', () => {
       body: createBody({ mediaType: 'application/json', encodingKind: 'json' }),
     });
     const diags = new Diagnostics();
-    const tool = mapOperation(op, 'tool', { defs: {}, globalSecurity: undefined, securitySchemes: [], diags, outputSchemas: true });
+    const tool = mapOperation(op, 'tool', {
+      defs: {},
+      globalSecurity: undefined,
+      securitySchemes: [],
+      diags,
+      outputSchemas: true,
+    });
     expect(tool.request.body).toMatchObject({ contentTypeRequired: true });
   });
 });

@@ -16,7 +16,12 @@ describe('tool names', () => {
 
   it('makes names unique ignoring case, in order', () => {
     const registry = new NameRegistry();
-    expect(['list', 'List', 'list', 'other'].map((n) => registry.claim(n))).toEqual(['list', 'List_2', 'list_3', 'other']);
+    expect(['list', 'List', 'list', 'other'].map((n) => registry.claim(n))).toEqual([
+      'list',
+      'List_2',
+      'list_3',
+      'other',
+    ]);
   });
 
   it('shortens long names with a stable hash and keeps them valid and unique', () => {
@@ -45,7 +50,12 @@ describe('argument names', () => {
       createParameter({ name: 'body', in: 'query' }),
     ];
     const names = assignArgumentNames(params, true);
-    expect(names.params.map((p) => `${p.param.in}:${p.param.name}→${p.arg}`)).toEqual(['path:id→id', 'query:id→id_query', 'query:body→body', 'header:id→id_header']);
+    expect(names.params.map((p) => `${p.param.in}:${p.param.name}→${p.arg}`)).toEqual([
+      'path:id→id',
+      'query:id→id_query',
+      'query:body→body',
+      'header:id→id_header',
+    ]);
     expect(names.body).toBe('body_2');
   });
 

@@ -15,7 +15,10 @@ describe('normalize', () => {
       openapi: '3.0.0',
       paths: {
         '/a/{id}': {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'q', in: 'query', schema: { type: 'string' } }],
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'q', in: 'query', schema: { type: 'string' } },
+          ],
           get: { parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'integer' } }], responses: {} },
         },
       },
@@ -37,15 +40,27 @@ describe('normalize', () => {
         },
       },
       paths: {
-        '/a': { get: { parameters: [{ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/odd' }], responses: {} } },
-        '/b': { get: { parameters: [{ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/odd' }], responses: {} } },
+        '/a': {
+          get: {
+            parameters: [{ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/odd' }],
+            responses: {},
+          },
+        },
+        '/b': {
+          get: {
+            parameters: [{ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/odd' }],
+            responses: {},
+          },
+        },
       },
     });
     const [a, b] = api.operations;
     expect(a!.parameters).toHaveLength(1);
     expect(a!.parameters[0]).toBe(b!.parameters[0]);
     expect(a!.parameters[0]!.schema).toEqual({ type: 'integer', description: 'Page number' });
-    expect(diags.all.filter((d) => d.code === 'OTM_PARAM_INVALID').map((d) => d.pointer)).toEqual(['#/components/parameters/odd']);
+    expect(diags.all.filter((d) => d.code === 'OTM_PARAM_INVALID').map((d) => d.pointer)).toEqual([
+      '#/components/parameters/odd',
+    ]);
   });
 
   it('maps Swagger 2.0 collectionFormat, host/basePath and formData', () => {
@@ -78,42 +93,92 @@ describe('normalize', () => {
       ['tags', 'pipeDelimited', false],
       ['ids', 'form', false],
     ]);
-    expect(op.body).toMatchObject({ mediaType: 'multipart/form-data', encodingKind: 'multipart', required: true, fileFields: ['file'] });
+    expect(op.body).toMatchObject({
+      mediaType: 'multipart/form-data',
+      encodingKind: 'multipart',
+      required: true,
+      fileFields: ['file'],
+    });
     expect(op.body!.schema['required']).toEqual(['file']);
   });
 
   it('substitutes server variables with their defaults', () => {
-    const { api } = normalize({ openapi: '3.0.0', servers: [{ url: 'https://{region}.example.com/{v}', variables: { region: { default: 'eu' }, v: { default: 'v1' } } }], paths: {} });
+    const { api } = normalize({
+      openapi: '3.0.0',
+      servers: [
+        { url: 'https://{region}.example.com/{v}', variables: { region: { default: 'eu' }, v: { default: 'v1' } } },
+      ],
+      paths: {},
+    });
     expect(api.servers[0]!.url).toBe('https://eu.example.com/v1');
   });
 
   it('picks request body media types by a fixed preference', () => {
-    expect(pickMediaType(['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json'])).toEqual({ mediaType: 'application/vnd.api+json', kind: 'json' });
-    expect(pickMediaType(['application/octet-stream', 'multipart/form-data'])).toEqual({ mediaType: 'multipart/form-data', kind: 'multipart' });
+    expect(pickMediaType(['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json'])).toEqual({
+      mediaType: 'application/vnd.api+json',
+      kind: 'json',
+    });
+    expect(pickMediaType(['application/octet-stream', 'multipart/form-data'])).toEqual({
+      mediaType: 'multipart/form-data',
+      kind: 'multipart',
+    });
     expect(pickMediaType(['application/xml'])).toEqual({ mediaType: 'application/xml', kind: 'text' });
   });
 
   it('requires path parameters to be non-empty strings', () => {
-    const { api } = normalize({ openapi: '3.0.0', paths: { '/a/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} } } } });
+    const { api } = normalize({
+      openapi: '3.0.0',
+      paths: {
+        '/a/{id}': {
+          get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} },
+        },
+      },
+    });
     expect(api.operations[0]!.parameters[0]!.schema).toEqual({ type: 'string', minLength: 1 });
   });
 
   it('ignores Accept header parameters, as OpenAPI says', () => {
-    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { get: { parameters: [{ name: 'Accept', in: 'header', schema: { type: 'string' } }], responses: {} } } } });
+    const { api } = normalize({
+      openapi: '3.0.0',
+      paths: {
+        '/a': { get: { parameters: [{ name: 'Accept', in: 'header', schema: { type: 'string' } }], responses: {} } },
+      },
+    });
     expect(api.operations[0]!.parameters).toEqual([]);
   });
 
   it('sends format byte bodies as base64 text and format binary bodies as bytes', () => {
-    const binary = (format: string) => ({ required: true, content: { 'application/octet-stream': { schema: { type: 'string', format } } } });
-    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { put: { requestBody: binary('binary'), responses: {} }, post: { requestBody: binary('byte'), responses: {} } } } });
+    const binary = (format: string) => ({
+      required: true,
+      content: { 'application/octet-stream': { schema: { type: 'string', format } } },
+    });
+    const { api } = normalize({
+      openapi: '3.0.0',
+      paths: {
+        '/a': {
+          put: { requestBody: binary('binary'), responses: {} },
+          post: { requestBody: binary('byte'), responses: {} },
+        },
+      },
+    });
     const [put, post] = api.operations.map((op) => op.body!);
     expect([put!.encodingKind, put!.schema['type'], put!.base64Text]).toEqual(['binary', 'object', undefined]);
-    expect([post!.encodingKind, post!.schema['type'], post!.schema['contentEncoding'], post!.base64Text]).toEqual(['text', 'string', 'base64', true]);
+    expect([post!.encodingKind, post!.schema['type'], post!.schema['contentEncoding'], post!.base64Text]).toEqual([
+      'text',
+      'string',
+      'base64',
+      true,
+    ]);
   });
 
   it('requires a required JSON body the spec does not describe, any value but null', () => {
     const body = (required: boolean) => ({ required, content: { 'application/json': {} } });
-    const { api } = normalize({ openapi: '3.0.0', paths: { '/a': { delete: { requestBody: body(true), responses: {} }, post: { requestBody: body(false), responses: {} } } } });
+    const { api } = normalize({
+      openapi: '3.0.0',
+      paths: {
+        '/a': { delete: { requestBody: body(true), responses: {} }, post: { requestBody: body(false), responses: {} } },
+      },
+    });
     const [post, del] = api.operations.map((op) => op.body!);
     expect(del!.required).toBe(true);
     expect(del!.schema['type']).toEqual(['object', 'array', 'string', 'number', 'boolean']);
@@ -125,9 +190,14 @@ describe('normalize', () => {
     for (let i = 0; i < 3000; i++) deep = i % 2 ? { oneOf: [deep, {}] } : { allOf: [deep, {}] };
     let wide: Record<string, unknown> = {};
     for (let i = 0; i < 40; i++) wide = { anyOf: [wide, wide] };
-    const response = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
+    const response = (schema: unknown) => ({
+      '200': { description: 'ok', content: { 'application/json': { schema } } },
+    });
     const started = Date.now();
-    const { api } = normalize({ openapi: '3.0.0', paths: { '/deep': { get: { responses: response(deep) } }, '/wide': { get: { responses: response(wide) } } } });
+    const { api } = normalize({
+      openapi: '3.0.0',
+      paths: { '/deep': { get: { responses: response(deep) } }, '/wide': { get: { responses: response(wide) } } },
+    });
     expect(api.operations).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -135,12 +205,27 @@ describe('normalize', () => {
   it('maps the file fields of a multipart body whose schema adds them with allOf', () => {
     const { api } = normalize({
       openapi: '3.0.0',
-      components: { schemas: { Meta: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } } },
+      components: {
+        schemas: { Meta: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } },
+      },
       paths: {
         '/up': {
           post: {
             requestBody: {
-              content: { 'multipart/form-data': { schema: { allOf: [{ $ref: '#/components/schemas/Meta' }, { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } }] } } },
+              content: {
+                'multipart/form-data': {
+                  schema: {
+                    allOf: [
+                      { $ref: '#/components/schemas/Meta' },
+                      {
+                        type: 'object',
+                        required: ['file'],
+                        properties: { file: { type: 'string', format: 'binary' } },
+                      },
+                    ],
+                  },
+                },
+              },
             },
             responses: {},
           },

@@ -23,14 +23,22 @@ describe('owner files on regeneration', () => {
   it('warns at the operation when a hooked tool was renamed, and keeps the file as the owner wrote it', async () => {
     const out = join(work, 'renamed');
     await generate({ spec, out, validate: false });
-    const hooks = `${readFileSync(join(out, 'src/hooks.ts'), 'utf8').replace('export const tools: ToolHooksByName<ToolName> = {};', "export const tools: ToolHooksByName<ToolName> = {\n  listPets: { beforeRequest: () => undefined },\n};")}`;
+    const hooks = `${readFileSync(join(out, 'src/hooks.ts'), 'utf8').replace('export const tools: ToolHooksByName<ToolName> = {};', 'export const tools: ToolHooksByName<ToolName> = {\n  listPets: { beforeRequest: () => undefined },\n};')}`;
     writeFileSync(join(out, 'src/hooks.ts'), hooks);
     expect(changedOwnedFiles(out)).toEqual(['src/hooks.ts']);
     const config = join(work, 'rename.json');
     writeFileSync(config, JSON.stringify({ tools: { listPets: { name: 'pets_all' } } }));
     const result = await generate({ spec, out, validate: false, config });
     const stale = result.diagnostics.filter((d) => d.code === 'OTM_OWNER_CODE_STALE');
-    expect(stale).toEqual([expect.objectContaining({ severity: 'warning', pointer: '#/paths/~1pets/get', message: expect.stringMatching(/^src\/hooks\.ts:\d+ uses tool listPets, which this regeneration renamed to pets_all \(GET \/pets\)$/) })]);
+    expect(stale).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        pointer: '#/paths/~1pets/get',
+        message: expect.stringMatching(
+          /^src\/hooks\.ts:\d+ uses tool listPets, which this regeneration renamed to pets_all \(GET \/pets\)$/,
+        ),
+      }),
+    ]);
     expect(readFileSync(join(out, 'src/hooks.ts'), 'utf8')).toBe(hooks);
   });
 });

@@ -8,13 +8,19 @@ describe('path keys with a query string', () => {
     expect(splitPathQuery('/a/{id}')).toBeUndefined();
     expect(splitPathQuery('/sms?date_from={date_from}&date_to={to}')).toEqual({
       requestPath: '/sms',
-      templates: [{ name: 'date_from', variable: 'date_from' }, { name: 'date_to', variable: 'to' }],
+      templates: [
+        { name: 'date_from', variable: 'date_from' },
+        { name: 'date_to', variable: 'to' },
+      ],
     });
     expect(splitPathQuery('/calls?kind=inbound&since={since}&flag&q={a}-{b}')).toEqual({
       requestPath: '/calls?kind=inbound&flag&q={a}-{b}',
       templates: [{ name: 'since', variable: 'since' }],
     });
-    expect(splitPathQuery('/x?a={a}&a={b}')).toEqual({ requestPath: '/x?a={b}', templates: [{ name: 'a', variable: 'a' }] });
+    expect(splitPathQuery('/x?a={a}&a={b}')).toEqual({
+      requestPath: '/x?a={b}',
+      templates: [{ name: 'a', variable: 'a' }],
+    });
   });
 
   it('makes each template a query parameter: declared as path, as query, or not at all', () => {
@@ -47,6 +53,8 @@ describe('path keys with a query string', () => {
       ['query', 'from', false, 'form', true, { type: 'string', format: 'date' }],
       ['query', 'to', true, 'form', true, { type: 'string' }],
     ]);
-    expect(diags.all.map((d) => [d.code, d.severity, d.pointer])).toEqual([['OTM_QUERY_IN_PATH', 'warning', '#/paths/~1e?file={file}&from={from}&to={to}']]);
+    expect(diags.all.map((d) => [d.code, d.severity, d.pointer])).toEqual([
+      ['OTM_QUERY_IN_PATH', 'warning', '#/paths/~1e?file={file}&from={from}&to={to}'],
+    ]);
   });
 });

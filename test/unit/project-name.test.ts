@@ -56,7 +56,10 @@ describe('package name from the output folder', () => {
   });
 
   it('gives way to --name', () => {
-    expect(projectNames({ name: '@me/hub', out: 'out/github-mcp' }, 'Stripe API')).toEqual({ packageName: '@me/hub', serverKey: 'hub' });
+    expect(projectNames({ name: '@me/hub', out: 'out/github-mcp' }, 'Stripe API')).toEqual({
+      packageName: '@me/hub',
+      serverKey: 'hub',
+    });
   });
 });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
-import { firstSentence, MAX_CONVERSION_DEPTH, plainPunctuation, SchemaConverter, trimDescription } from '../../src/schema/to-json-schema.js';
+import {
+  firstSentence,
+  MAX_CONVERSION_DEPTH,
+  plainPunctuation,
+  SchemaConverter,
+  trimDescription,
+} from '../../src/schema/to-json-schema.js';
 import { transitiveDefs } from '../../src/schema/refs.js';
 import type { SpecDialect } from '../../src/ir/types.js';
 
@@ -12,27 +18,45 @@ function converter(document: Record<string, unknown> = {}, dialect: SpecDialect 
 describe('OpenAPI schema → JSON Schema 2020-12', () => {
   it('rewrites nullable, boolean exclusive bounds and example', () => {
     const { c } = converter();
-    expect(c.convert({ type: 'integer', nullable: true, minimum: 1, exclusiveMinimum: true, example: 5 }, '#')).toEqual({
-      type: ['integer', 'null'],
-      exclusiveMinimum: 1,
-      examples: [5],
+    expect(c.convert({ type: 'integer', nullable: true, minimum: 1, exclusiveMinimum: true, example: 5 }, '#')).toEqual(
+      {
+        type: ['integer', 'null'],
+        exclusiveMinimum: 1,
+        examples: [5],
+      },
+    );
+    expect(c.convert({ type: 'string', enum: ['a'], nullable: true }, '#')).toEqual({
+      type: ['string', 'null'],
+      enum: ['a', null],
     });
-    expect(c.convert({ type: 'string', enum: ['a'], nullable: true }, '#')).toEqual({ type: ['string', 'null'], enum: ['a', null] });
   });
 
   it('drops vendor extensions, discriminator and xml, and gives every array items', () => {
     const { c } = converter();
-    expect(c.convert({ type: 'array', 'x-foo': 1, xml: { name: 'a' }, discriminator: { propertyName: 't' } }, '#')).toEqual({ type: 'array', items: {} });
+    expect(
+      c.convert({ type: 'array', 'x-foo': 1, xml: { name: 'a' }, discriminator: { propertyName: 't' } }, '#'),
+    ).toEqual({ type: 'array', items: {} });
   });
 
   it('leaves readOnly properties out of inputs, including from required', () => {
     const { c } = converter();
-    const out = c.convert({ type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } }, '#');
+    const out = c.convert(
+      {
+        type: 'object',
+        required: ['id', 'name'],
+        properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } },
+      },
+      '#',
+    );
     expect(out).toEqual({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } });
   });
 
   it('turns refs into $defs, converting recursive schemas once', () => {
-    const doc = { components: { schemas: { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' } } } } } };
+    const doc = {
+      components: {
+        schemas: { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' } } } },
+      },
+    };
     const { c } = converter(doc);
     expect(c.convert({ $ref: '#/components/schemas/Node' }, '#')).toEqual({ $ref: '#/$defs/Node' });
     expect(c.defs['Node']).toEqual({ type: 'object', properties: { child: { $ref: '#/$defs/Node' } } });
@@ -42,24 +66,43 @@ describe('OpenAPI schema → JSON Schema 2020-12', () => {
   it('merges allOf of inline objects and keeps shared members as refs', () => {
     const doc = { components: { schemas: { Base: { type: 'object', properties: { a: { type: 'string' } } } } } };
     const { c } = converter(doc);
-    expect(c.convert({ allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } }] }, '#')).toEqual({
+    expect(
+      c.convert(
+        {
+          allOf: [
+            { type: 'object', properties: { a: { type: 'string' } } },
+            { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } },
+          ],
+        },
+        '#',
+      ),
+    ).toEqual({
       type: 'object',
       properties: { a: { type: 'string' }, b: { type: 'integer' } },
       required: ['b'],
     });
-    expect(c.convert({ allOf: [{ $ref: '#/components/schemas/Base' }, { properties: { b: { type: 'integer' } } }] }, '#')).toEqual({
+    expect(
+      c.convert({ allOf: [{ $ref: '#/components/schemas/Base' }, { properties: { b: { type: 'integer' } } }] }, '#'),
+    ).toEqual({
       allOf: [{ $ref: '#/$defs/Base' }, { properties: { b: { type: 'integer' } } }],
     });
   });
 
   it('keeps 3.1 type arrays and const, drops patterns Ajv cannot compile', () => {
     const { c } = converter();
-    expect(c.convert({ type: ['string', 'null'], const: 'x', pattern: '(?<!a' }, '#')).toEqual({ type: ['string', 'null'], const: 'x' });
+    expect(c.convert({ type: ['string', 'null'], const: 'x', pattern: '(?<!a' }, '#')).toEqual({
+      type: ['string', 'null'],
+      const: 'x',
+    });
   });
 
   it('wraps a scalar default of an array parameter', () => {
     const { c } = converter();
-    expect(c.convert({ type: 'array', items: { type: 'string' }, default: 'available' }, '#')).toEqual({ type: 'array', items: { type: 'string' }, default: ['available'] });
+    expect(c.convert({ type: 'array', items: { type: 'string' }, default: 'available' }, '#')).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+      default: ['available'],
+    });
   });
 
   it('keeps a required name the spec forgot to describe, as a free-form property', () => {
@@ -78,9 +121,9 @@ describe('OpenAPI schema → JSON Schema 2020-12', () => {
 
 describe('descriptions in plain punctuation', () => {
   it('turns typographic quotes, dashes, ellipses and odd spaces into their ASCII twins, and nothing else', () => {
-    expect(plainPunctuation('It\u2019s \u201cquoted\u201d \u2013 a range 1\u20132 \u2014 aside\u2026\u00a0done\u200b')).toBe(
-      'It\'s "quoted" - a range 1-2 -- aside... done',
-    );
+    expect(
+      plainPunctuation('It\u2019s \u201cquoted\u201d \u2013 a range 1\u20132 \u2014 aside\u2026\u00a0done\u200b'),
+    ).toBe('It\'s "quoted" - a range 1-2 -- aside... done');
     expect(plainPunctuation('Café, naïve, 東京, emoji 😀')).toBe('Café, naïve, 東京, emoji 😀');
   });
 
@@ -95,7 +138,13 @@ describe('descriptions in plain punctuation', () => {
 
 describe('siblings of $ref', () => {
   const document = { components: { schemas: { Id: { type: 'integer', minimum: 1 } } } };
-  const withSiblings = { $ref: '#/components/schemas/Id', type: 'string', maximum: 9, nullable: true, description: 'The id. More.' };
+  const withSiblings = {
+    $ref: '#/components/schemas/Id',
+    type: 'string',
+    maximum: 9,
+    nullable: true,
+    description: 'The id. More.',
+  };
 
   it('are ignored in OpenAPI 3.0 and Swagger 2.0, but for the description', () => {
     for (const dialect of ['openapi-3.0', 'swagger-2.0'] as const) {
@@ -107,8 +156,15 @@ describe('siblings of $ref', () => {
 
   it('apply next to the $ref in OpenAPI 3.1', () => {
     const { c } = converter(document, 'openapi-3.1');
-    expect(c.convert({ $ref: '#/components/schemas/Id', maximum: 9, description: 'The id. More.' }, '#/p')).toEqual({ $ref: '#/$defs/Id', maximum: 9, description: 'The id.' });
-    expect(c.convert({ $ref: '#/components/schemas/Id', type: 'string' }, '#/p')).toEqual({ $ref: '#/$defs/Id', type: 'string' });
+    expect(c.convert({ $ref: '#/components/schemas/Id', maximum: 9, description: 'The id. More.' }, '#/p')).toEqual({
+      $ref: '#/$defs/Id',
+      maximum: 9,
+      description: 'The id.',
+    });
+    expect(c.convert({ $ref: '#/components/schemas/Id', type: 'string' }, '#/p')).toEqual({
+      $ref: '#/$defs/Id',
+      type: 'string',
+    });
   });
 });
 
@@ -128,7 +184,8 @@ describe('nesting a hostile spec could use to overflow the stack', () => {
     expect(diags.all.map((d) => d.code)).toEqual(['OTM_SCHEMA_SIMPLIFIED']);
 
     const schemas: Record<string, unknown> = {};
-    for (let i = 0; i < 3000; i++) schemas[`S${i}`] = { type: 'object', properties: { n: { $ref: `#/components/schemas/S${i + 1}` } } };
+    for (let i = 0; i < 3000; i++)
+      schemas[`S${i}`] = { type: 'object', properties: { n: { $ref: `#/components/schemas/S${i + 1}` } } };
     const chain = converter({ components: { schemas } });
     expect(() => chain.c.convert({ $ref: '#/components/schemas/S0' }, '#/s')).not.toThrow();
     expect(chain.diags.all.some((d) => d.code === 'OTM_SCHEMA_SIMPLIFIED')).toBe(true);
@@ -138,7 +195,10 @@ describe('nesting a hostile spec could use to overflow the stack', () => {
     const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
     (cyclic['properties'] as Record<string, unknown>)['self'] = cyclic;
     const cycle = converter();
-    expect(cycle.c.convert(cyclic, '#/s')).toEqual({ type: 'object', properties: { self: { description: 'Free-form value (the spec nests this schema inside itself)' } } });
+    expect(cycle.c.convert(cyclic, '#/s')).toEqual({
+      type: 'object',
+      properties: { self: { description: 'Free-form value (the spec nests this schema inside itself)' } },
+    });
 
     let bomb: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 40; i++) bomb = { anyOf: [bomb, bomb] };
@@ -150,7 +210,10 @@ describe('nesting a hostile spec could use to overflow the stack', () => {
 
     const shared = { type: 'integer' };
     const benign = converter();
-    expect(benign.c.convert({ type: 'object', properties: { a: shared, b: shared } }, '#/s')).toEqual({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } } });
+    expect(benign.c.convert({ type: 'object', properties: { a: shared, b: shared } }, '#/s')).toEqual({
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+    });
     expect(benign.diags.all).toEqual([]);
   });
 });

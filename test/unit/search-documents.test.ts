@@ -10,12 +10,17 @@ describe('search documents', () => {
     operationId: 'issues/update',
     summary: 'Update an issue',
     tags: ['issues'],
-    parameters: [createParameter({ name: 'owner', in: 'path', schema: { type: 'string' } }), createParameter({ name: 'sort', in: 'query', schema: { enum: ['created', 'updated'] } })],
+    parameters: [
+      createParameter({ name: 'owner', in: 'path', schema: { type: 'string' } }),
+      createParameter({ name: 'sort', in: 'query', schema: { enum: ['created', 'updated'] } }),
+    ],
     body: createBody({ mediaType: 'application/json', encodingKind: 'json', schema: { $ref: '#/$defs/IssueUpdate' } }),
   });
   const api = {
     tags: [{ kind: 'tag', name: 'issues', displayName: 'Issues', description: 'Interact with GitHub Issues.' }],
-    schemas: { IssueUpdate: { type: 'object', properties: { title: { type: 'string' }, state: { enum: ['open', 'closed'] } } } },
+    schemas: {
+      IssueUpdate: { type: 'object', properties: { title: { type: 'string' }, state: { enum: ['open', 'closed'] } } },
+    },
   } as unknown as ApiModel;
   const [doc] = searchDocuments(api, [update], ['issues']);
 
@@ -36,11 +41,22 @@ describe('search documents', () => {
   });
 
   it('summarizes the operation for results: method, path, summary, required arguments, group', () => {
-    expect(doc!.operation).toEqual({ name: update.name, method: 'PATCH', path: '/repos/{owner}/{repo}/issues/{issue_number}', summary: 'Update an issue', required: expect.arrayContaining(['owner']), group: 'issues' });
+    expect(doc!.operation).toEqual({
+      name: update.name,
+      method: 'PATCH',
+      path: '/repos/{owner}/{repo}/issues/{issue_number}',
+      summary: 'Update an issue',
+      required: expect.arrayContaining(['owner']),
+      group: 'issues',
+    });
   });
 
   it('leaves HTTP method names out of the indexed summary, and marks operations deprecated in their own words', () => {
-    const proxy = toolOf('get', '/api/v1/nodes/{name}/proxy', { operationId: 'connectGetNodeProxy', summary: 'connect GET requests to proxy of Node', description: 'deprecated: use the proxy subresource' });
+    const proxy = toolOf('get', '/api/v1/nodes/{name}/proxy', {
+      operationId: 'connectGetNodeProxy',
+      summary: 'connect GET requests to proxy of Node',
+      description: 'deprecated: use the proxy subresource',
+    });
     const [indexed] = searchDocuments({ tags: [], schemas: {} } as unknown as ApiModel, [proxy], ['nodes']);
     expect(indexed!.fields.summary).not.toMatch(/GET/);
     expect(indexed!.operation.summary).toBe('connect GET requests to proxy of Node');
@@ -48,4 +64,3 @@ describe('search documents', () => {
     expect(doc!.operation.deprecated).toBeUndefined();
   });
 });
-

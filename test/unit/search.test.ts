@@ -13,7 +13,10 @@ const SPECS = join(REPO_ROOT, '..', 'shared', 'specs');
 async function generated(file: string): Promise<{ catalog: Catalog; search: OperationSearch }> {
   const result = await generate({ spec: join(SPECS, file), validate: false, write: false, toolMode: 'dynamic' });
   const text = (path: string) => result.files.find((f) => f.path === path)!.contents;
-  return { catalog: JSON.parse(text('catalog.json')) as Catalog, search: OperationSearch.load(JSON.parse(text('search-index.json')) as SearchIndexFile) };
+  return {
+    catalog: JSON.parse(text('catalog.json')) as Catalog,
+    search: OperationSearch.load(JSON.parse(text('search-index.json')) as SearchIndexFile),
+  };
 }
 
 describe.skipIf(!existsSync(SPECS)).each([

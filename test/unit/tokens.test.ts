@@ -11,7 +11,9 @@ import { REPO_ROOT } from '../helpers/generated-project.js';
 
 const BUILT = join(REPO_ROOT, 'dist', 'src', 'report');
 const TEXTS = [
-  JSON.stringify({ tools: [{ name: 'repos_get', description: 'Gets a repository. "Quoted", curly ’quotes’ — dashes…' }] }),
+  JSON.stringify({
+    tools: [{ name: 'repos_get', description: 'Gets a repository. "Quoted", curly ’quotes’ — dashes…' }],
+  }),
   '東京の天気を取得します 🌧️ émoji, Ünïcode, עברית, русский',
   'A special-looking token in a spec: <|endoftext|> and <|fim_prefix|>',
   '',
@@ -24,6 +26,7 @@ describe.skipIf(!existsSync(join(BUILT, 'o200k_base.ranks.json')))('o200k_base t
 
   it('counts as gpt-tokenizer counts', async () => {
     const built = (await import(join(BUILT, 'tokens.js'))) as typeof import('../../src/report/tokens.js');
-    for (const text of TEXTS) expect(await built.countListTokens(text)).toBe(countTokens(text, { disallowedSpecial: new Set() }));
+    for (const text of TEXTS)
+      expect(await built.countListTokens(text)).toBe(countTokens(text, { disallowedSpecial: new Set() }));
   });
 });

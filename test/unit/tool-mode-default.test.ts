@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
-import { ALL_MODE_MAX_LIST_BYTES, ALL_MODE_MAX_TOOLS, chooseToolMode, listedInModeAll } from '../../src/emit/tool-modes.js';
+import {
+  ALL_MODE_MAX_LIST_BYTES,
+  ALL_MODE_MAX_TOOLS,
+  chooseToolMode,
+  listedInModeAll,
+} from '../../src/emit/tool-modes.js';
 import { generate } from '../../src/pipeline.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 
@@ -17,7 +22,15 @@ function catalogOf(toolCount: number, descriptionChars: number): Catalog {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     request: { method: 'GET', path: `/op${i}`, params: [] },
   })) as unknown as CatalogTool[];
-  return { format: 1, toolMode: 'all', core: [], server: { name: 'n', version: '1', title: 'T', instructions: '' }, defs: {}, tools, securitySchemes: [] };
+  return {
+    format: 1,
+    toolMode: 'all',
+    core: [],
+    server: { name: 'n', version: '1', title: 'T', instructions: '' },
+    defs: {},
+    tools,
+    securitySchemes: [],
+  };
 }
 
 describe('the default tool mode follows the size of the full tool list', () => {
@@ -37,7 +50,10 @@ describe('the default tool mode follows the size of the full tool list', () => {
 
   it('is hybrid when a core is named, and --tool-mode always wins', () => {
     expect(chooseToolMode(undefined, true, listedOf(3, 10)).mode).toBe('hybrid');
-    expect(chooseToolMode('all', false, listedOf(100, 10_000))).toEqual({ mode: 'all', reason: 'chosen with --tool-mode' });
+    expect(chooseToolMode('all', false, listedOf(100, 10_000))).toEqual({
+      mode: 'all',
+      reason: 'chosen with --tool-mode',
+    });
     expect(chooseToolMode('dynamic', true, listedOf(3, 10)).mode).toBe('dynamic');
   });
 
@@ -45,8 +61,16 @@ describe('the default tool mode follows the size of the full tool list', () => {
     const result = await generate({ spec: `${REPO_ROOT}/fixtures/specs/petstore.yaml`, write: false, validate: false });
     expect(result.summary.toolMode.mode).toBe('all');
     expect(result.summary.toolMode.reason).toMatch(/fits 128 tools and 400 kB/);
-    const hybrid = await generate({ spec: `${REPO_ROOT}/fixtures/specs/petstore.yaml`, write: false, validate: false, core: ['getPetById'] });
+    const hybrid = await generate({
+      spec: `${REPO_ROOT}/fixtures/specs/petstore.yaml`,
+      write: false,
+      validate: false,
+      core: ['getPetById'],
+    });
     expect(hybrid.summary.toolMode.mode).toBe('hybrid');
-    expect(JSON.parse(hybrid.files.find((f) => f.path === 'catalog.json')!.contents)).toMatchObject({ toolMode: 'hybrid', core: ['getPetById'] });
+    expect(JSON.parse(hybrid.files.find((f) => f.path === 'catalog.json')!.contents)).toMatchObject({
+      toolMode: 'hybrid',
+      core: ['getPetById'],
+    });
   });
 });

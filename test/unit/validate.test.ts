@@ -36,11 +36,13 @@ function broken(document: Doc): Doc {
   const copy = structuredClone(document);
   const components = (copy['components'] as Doc | undefined) ?? {};
   const schemas = ((components['schemas'] ?? copy['definitions']) as Record<string, Doc> | undefined) ?? {};
-  for (const name of Object.keys(schemas).slice(0, 4)) Object.assign(schemas[name]!, { type: 'objekt', unknownKeyword: true });
+  for (const name of Object.keys(schemas).slice(0, 4))
+    Object.assign(schemas[name]!, { type: 'objekt', unknownKeyword: true });
   const parameters = ((components['parameters'] ?? copy['parameters']) as Record<string, Doc> | undefined) ?? {};
   for (const name of Object.keys(parameters).slice(0, 2)) parameters[name]!['in'] = 'nowhere';
   const paths = (copy['paths'] as Record<string, Record<string, Doc>>) ?? {};
-  for (const item of Object.values(paths).slice(0, 2)) for (const op of Object.values(item)) if (op && typeof op === 'object') delete op['responses'];
+  for (const item of Object.values(paths).slice(0, 2))
+    for (const op of Object.values(item)) if (op && typeof op === 'object') delete op['responses'];
   return copy;
 }
 
@@ -51,16 +53,26 @@ function broken(document: Doc): Doc {
 function withUnfollowedRefs(document: Doc): Doc {
   const copy = structuredClone(document);
   const paths = (copy['paths'] as Record<string, Record<string, Doc>>) ?? {};
-  const [first, second] = Object.values(paths).flatMap((item) => Object.values(item).filter((op) => op && typeof op === 'object' && op['responses']));
+  const [first, second] = Object.values(paths).flatMap((item) =>
+    Object.values(item).filter((op) => op && typeof op === 'object' && op['responses']),
+  );
   if (first) (first['responses'] as Doc)['418'] = { $ref: '#teapot' };
   if (second) (second['responses'] as Doc)['418'] = { $ref: '#teapot', description: 'both a reference and a response' };
   return copy;
 }
 
 const specFiles = [
-  ...readdirSync(join(REPO_ROOT, 'fixtures', 'specs', 'features')).map((f) => join(REPO_ROOT, 'fixtures', 'specs', 'features', f)),
+  ...readdirSync(join(REPO_ROOT, 'fixtures', 'specs', 'features')).map((f) =>
+    join(REPO_ROOT, 'fixtures', 'specs', 'features', f),
+  ),
   join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'),
-  ...['petstore-v2-classic/petstore.json', 'petstore-v3/openapi.yaml', 'train-travel/openapi.yaml', 'spotify/fixed-spotify-open-api.yml', 'intellifi/openapi.yml']
+  ...[
+    'petstore-v2-classic/petstore.json',
+    'petstore-v3/openapi.yaml',
+    'train-travel/openapi.yaml',
+    'spotify/fixed-spotify-open-api.yml',
+    'intellifi/openapi.yml',
+  ]
     .map((f) => join(REPO_ROOT, '..', 'shared', 'specs', f))
     .filter((f) => existsSync(f)),
 ];
@@ -82,10 +94,16 @@ describe.each(specFiles)('%s', (file) => {
   it.skipIf(isOpenApi31(file))('reports a broken shared component where it is defined', async () => {
     const document = broken(await readDocument(file, new Diagnostics()));
     const at = document['swagger'] ? '#/definitions/' : '#/components/schemas/';
-    const names = Object.keys(((document['definitions'] ?? (document['components'] as Doc | undefined)?.['schemas']) as Doc | undefined) ?? {}).slice(0, 4);
+    const names = Object.keys(
+      ((document['definitions'] ?? (document['components'] as Doc | undefined)?.['schemas']) as Doc | undefined) ?? {},
+    ).slice(0, 4);
     const pointers = (await validationDiagnostics(document)).map((d) => d.pointer);
     expect(pointers.length).toBeGreaterThan(0);
-    for (const name of names) expect(pointers.some((p) => p.startsWith(`${at}${escapeToken(name)}`)), name).toBe(true);
+    for (const name of names)
+      expect(
+        pointers.some((p) => p.startsWith(`${at}${escapeToken(name)}`)),
+        name,
+      ).toBe(true);
   });
 
   it('is not changed by validation nor by generation', async () => {
@@ -100,17 +118,32 @@ describe.each(specFiles)('%s', (file) => {
 
 describe('Swagger 2.0 rules beyond its schema', () => {
   const swagger = (paths: Doc): Doc => ({ swagger: '2.0', info: { title: 't', version: '1' }, paths });
-  const op = (operationId: string, extra: Doc = {}): Doc => ({ operationId, responses: { '200': { description: 'ok' } }, ...extra });
+  const op = (operationId: string, extra: Doc = {}): Doc => ({
+    operationId,
+    responses: { '200': { description: 'ok' } },
+    ...extra,
+  });
 
   it('reports a duplicate operation id and an undeclared path parameter, as swagger-parser does', async () => {
     expect(await validationDiagnostics(swagger({ '/a': { get: op('same') }, '/b': { get: op('same') } }))).toEqual([
-      { code: 'OTM_SPEC_INVALID', severity: 'warning', pointer: '#', message: "Validation failed. Duplicate operation id 'same'" },
+      {
+        code: 'OTM_SPEC_INVALID',
+        severity: 'warning',
+        pointer: '#',
+        message: "Validation failed. Duplicate operation id 'same'",
+      },
     ]);
     const [undeclared] = await validationDiagnostics(swagger({ '/a/{id}': { get: op('getA') } }));
     expect(undeclared?.message).toMatch(/path parameter.*id/i);
   });
 
   it('passes a valid document', async () => {
-    expect(await validationDiagnostics(swagger({ '/a/{id}': { get: op('getA', { parameters: [{ name: 'id', in: 'path', required: true, type: 'string' }] }) } }))).toEqual([]);
+    expect(
+      await validationDiagnostics(
+        swagger({
+          '/a/{id}': { get: op('getA', { parameters: [{ name: 'id', in: 'path', required: true, type: 'string' }] }) },
+        }),
+      ),
+    ).toEqual([]);
   });
 });

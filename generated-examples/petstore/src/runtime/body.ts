@@ -174,7 +174,9 @@ function partFor(name: string, item: unknown, rule: PartRule): MultipartPart | u
   }
   // A scalar part is text/plain unless `encoding` names its type (a concrete one: a range cannot be sent).
   const type = concreteOr(rule.contentType, TEXT_PLAIN);
-  return type === TEXT_PLAIN ? { name, data: scalarToString(item) } : { name, data: scalarToString(item), contentType: type };
+  return type === TEXT_PLAIN
+    ? { name, data: scalarToString(item) }
+    : { name, data: scalarToString(item), contentType: type };
 }
 
 // ---------------------------------------------------------------------------------------------------

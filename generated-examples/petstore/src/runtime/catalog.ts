@@ -119,7 +119,15 @@ export interface CatalogSecurityScheme {
    * Environment variables that hold the credential (token/key, or username + password for basic); for a
    * client-credentials scheme also the client id and secret, and overrides of the token URL and scopes.
    */
-  env: { value?: string; username?: string; password?: string; clientId?: string; clientSecret?: string; tokenUrl?: string; scopes?: string };
+  env: {
+    value?: string;
+    username?: string;
+    password?: string;
+    clientId?: string;
+    clientSecret?: string;
+    tokenUrl?: string;
+    scopes?: string;
+  };
   /** oauth2 with a clientCredentials flow: the server fetches (and caches) its own access token. */
   clientCredentials?: { tokenUrl: string; scopes: string[] };
 }

@@ -7,7 +7,6 @@
  * What a transport needs is built when it is asked for: a stdio server's cold start loads neither the HTTP
  * transport nor the upstream-auth modules.
  */
-import type { Server } from '@modelcontextprotocol/server';
 import type { CatalogHeader } from './catalog.js';
 import { readEnv } from './environment.js';
 import type { SearchIndexFile } from './search.js';
@@ -64,23 +63,47 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   const { catalogUrl } = options;
   const { header: catalog, tools } = parseCatalog(await (options.catalogBytes ?? readDataAhead(catalogUrl)));
   const secrets = serverRedactionForms(catalog, env); // env is a snapshot: computed once, not per log line
-  const log = options.logger ? redactingLogger(options.logger, () => secrets) : createLogger(config.logLevel, () => secrets);
+  const log = options.logger
+    ? redactingLogger(options.logger, () => secrets)
+    : createLogger(config.logLevel, () => secrets);
   if (!config.baseUrl && !catalog.baseUrl) {
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
   }
   const registry = new ToolRegistry({ header: catalog, tools });
   const extensions = serveExtensions(options, registry.names());
   const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
-  const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl))));
+  const searchIndex = lazy(async () =>
+    (await import('./search.js')).OperationSearch.load(
+      readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl)),
+    ),
+  );
   const { choice: profiles, problems } = readProfileChoice(env);
   for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
-  const deps: CallDeps = { registry, config, env, log, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.hooks ? { hooks: options.hooks } : {}) };
-  const serve: ServeOptions = { mode, searchIndex, pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'), profiles, extensions };
+  const deps: CallDeps = {
+    registry,
+    config,
+    env,
+    log,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  };
+  const serve: ServeOptions = {
+    mode,
+    searchIndex,
+    pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'),
+    profiles,
+    extensions,
+  };
   log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
 
   // Per-caller credentials only exist over HTTP: the HTTP factory builds its upstream auth up front (a bad
   // MCP_CALLER_CREDENTIALS stops the start); stdio builds it on its first call.
-  const httpFactory = lazy(async () => createServerFactory({ ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) }, serve));
+  const httpFactory = lazy(async () =>
+    createServerFactory(
+      { ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) },
+      serve,
+    ),
+  );
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for.
   const http = lazy(() => import('./http.js'));
   return {
@@ -95,8 +118,17 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
 }
 
 /** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */
-async function httpUpstreamAuth(catalog: CatalogHeader, env: NodeJS.ProcessEnv, config: RuntimeConfig, log: Logger, fetch: typeof globalThis.fetch | undefined): Promise<UpstreamAuth> {
-  const [{ createUpstreamAuth }, callerCredentials] = await Promise.all([import('./upstream-auth.js'), import('./caller-credentials.js')]);
+async function httpUpstreamAuth(
+  catalog: CatalogHeader,
+  env: NodeJS.ProcessEnv,
+  config: RuntimeConfig,
+  log: Logger,
+  fetch: typeof globalThis.fetch | undefined,
+): Promise<UpstreamAuth> {
+  const [{ createUpstreamAuth }, callerCredentials] = await Promise.all([
+    import('./upstream-auth.js'),
+    import('./caller-credentials.js'),
+  ]);
   const auth = createUpstreamAuth({ catalog, env, timeoutMs: config.timeoutMs, ...(fetch ? { fetch } : {}) });
   const endpointProtected = config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined;
   describeCallerCredentials(catalog, env, auth, endpointProtected, log, callerCredentials);
@@ -112,12 +144,18 @@ function describeCallerCredentials(
   log: Logger,
   { callerCredentialsConfig, unknownCallerSchemes }: typeof import('./caller-credentials.js'),
 ): void {
-  const unknown = unknownCallerSchemes(callerCredentialsConfig(catalog.callerCredentials, env), catalog.securitySchemes);
-  if (unknown.length > 0) log.warn('caller credentials name unknown security schemes; they are ignored', { schemes: unknown });
+  const unknown = unknownCallerSchemes(
+    callerCredentialsConfig(catalog.callerCredentials, env),
+    catalog.securitySchemes,
+  );
+  if (unknown.length > 0)
+    log.warn('caller credentials name unknown security schemes; they are ignored', { schemes: unknown });
   if (auth.callerHeaders.size === 0) return;
   log.info('per-caller upstream credentials', { headers: Object.fromEntries(auth.callerHeaders) });
   if (endpointProtected && [...auth.callerHeaders.values()].includes('authorization')) {
-    log.warn('the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint');
+    log.warn(
+      'the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint',
+    );
   }
 }
 

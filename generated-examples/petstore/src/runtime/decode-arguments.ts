@@ -17,19 +17,21 @@ export function decodeArguments(args: Record<string, unknown>, decoding: Argumen
   if (decoding.absentWhenNull.length === 0 && decoding.jsonText.length === 0) return { args, unparsed };
   const copy = structuredClone(args);
   // A JSON-text value has no lowered properties beneath it, so the two passes never meet.
-  for (const path of decoding.absentWhenNull) visit(copy, path, (holder, key) => {
-    if (holder[key] === null) delete holder[key];
-  });
-  for (const path of decoding.jsonText) visit(copy, path, (holder, key, at) => {
-    const value = holder[key];
-    if (typeof value !== 'string') return;
-    try {
-      holder[key] = JSON.parse(value) as unknown;
-    } catch {
-      // Not JSON: kept as the string it is (a free-form value may be one); validation decides.
-      unparsed.push(at.join('.'));
-    }
-  });
+  for (const path of decoding.absentWhenNull)
+    visit(copy, path, (holder, key) => {
+      if (holder[key] === null) delete holder[key];
+    });
+  for (const path of decoding.jsonText)
+    visit(copy, path, (holder, key, at) => {
+      const value = holder[key];
+      if (typeof value !== 'string') return;
+      try {
+        holder[key] = JSON.parse(value) as unknown;
+      } catch {
+        // Not JSON: kept as the string it is (a free-form value may be one); validation decides.
+        unparsed.push(at.join('.'));
+      }
+    });
   return { args: copy, unparsed };
 }
 
@@ -41,7 +43,12 @@ export function unparsedHint(unparsed: readonly string[]): string {
 type Holder = Record<string, unknown>;
 
 /** Calls `at` for every (container, key) the path reaches, with the concrete path; `*` walks every array item. */
-function visit(value: unknown, path: readonly string[], at: (holder: Holder, key: string, where: string[]) => void, where: string[] = []): void {
+function visit(
+  value: unknown,
+  path: readonly string[],
+  at: (holder: Holder, key: string, where: string[]) => void,
+  where: string[] = [],
+): void {
   if (path.length === 0 || typeof value !== 'object' || value === null) return;
   const [head, ...rest] = path as [string, ...string[]];
   if (head === '*') {

@@ -48,7 +48,11 @@ export interface ModeListing {
 }
 
 /** The tools/list of a mode: every operation; only the meta-tools; or the core operations plus them. */
-export function modeListing(catalog: Pick<Catalog, 'core' | 'server'>, names: readonly string[], mode: ToolMode): ModeListing {
+export function modeListing(
+  catalog: Pick<Catalog, 'core' | 'server'>,
+  names: readonly string[],
+  mode: ToolMode,
+): ModeListing {
   if (mode === 'all') return { direct: names.map((_, i) => i), meta: [] };
   const meta = metaToolDefinitions(catalog.server.title.replace(/ \(MCP\)$/, ''), names.length);
   if (mode === 'dynamic') return { direct: [], meta };

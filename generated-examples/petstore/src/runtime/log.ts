@@ -31,7 +31,10 @@ export function createLogger(level: RuntimeConfig['logLevel'], secrets: () => re
 
 /** The owner's logger (createServer's `logger`), given messages and fields with known secrets redacted. */
 export function redactingLogger(logger: Logger, secrets: () => readonly string[]): Logger {
-  const clean = (fields: Record<string, unknown> | undefined) => (fields === undefined ? undefined : (JSON.parse(redact(JSON.stringify(fields), secrets())) as Record<string, unknown>));
+  const clean = (fields: Record<string, unknown> | undefined) =>
+    fields === undefined
+      ? undefined
+      : (JSON.parse(redact(JSON.stringify(fields), secrets())) as Record<string, unknown>);
   return {
     debug: (m, f) => logger.debug(redact(m, secrets()), clean(f)),
     info: (m, f) => logger.info(redact(m, secrets()), clean(f)),
@@ -74,6 +77,7 @@ function flush(): void {
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   // Checked first: almost no text holds a secret, and splitting copies the whole text.
-  for (const secret of secrets) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('[redacted]');
+  for (const secret of secrets)
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('[redacted]');
   return out;
 }

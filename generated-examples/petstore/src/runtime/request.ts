@@ -126,7 +126,9 @@ function assertSegmentsStayPut(template: string, path: string, pathParams: Param
     if (segment === '') {
       throw new RequestBuildError(`Path argument ${argNames} must not be empty.`);
     }
-    throw new RequestBuildError(`Path argument ${argNames} must not be "." or "..": it would change which endpoint is called.`);
+    throw new RequestBuildError(
+      `Path argument ${argNames} must not be "." or "..": it would change which endpoint is called.`,
+    );
   });
 }
 

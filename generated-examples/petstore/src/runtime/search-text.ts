@@ -38,7 +38,10 @@ export const IDENTIFIER = new RegExp(identifierSource, 'i');
  * Values a request carries that say nothing about which operation is meant: e-mail addresses, URLs, host
  * names, @mentions, quoted strings and identifiers that join letters and digits with `_` or `-` (`cus_9`, `api-7f9c`).
  */
-const VALUES = new RegExp(`\\S+@\\S+|\\bhttps?://\\S+|\\b[\\w-]+(\\.[\\w-]+)+\\b|@\\w+|"[^"]*"|“[^”]*”|${identifierSource}`, 'gi');
+const VALUES = new RegExp(
+  `\\S+@\\S+|\\bhttps?://\\S+|\\b[\\w-]+(\\.[\\w-]+)+\\b|@\\w+|"[^"]*"|“[^”]*”|${identifierSource}`,
+  'gi',
+);
 
 /** A request with its values left out (see VALUES); the index never needs this. */
 export function withoutValues(query: string): string {

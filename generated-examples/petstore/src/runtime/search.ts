@@ -14,7 +14,14 @@
  * - a best guess instead of an empty answer, and groups to browse when the words do not help.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { FIELD_BOOSTS, FIELDS, type OperationSummary, type SearchField, type SearchGroup, type SearchIndexFile } from './search-index.js';
+import {
+  FIELD_BOOSTS,
+  FIELDS,
+  type OperationSummary,
+  type SearchField,
+  type SearchGroup,
+  type SearchIndexFile,
+} from './search-index.js';
 import { analyze, IDENTIFIER, phraseWords, stemWord, withoutValues, wordTerms, words } from './search-text.js';
 import { ACTION_SYNONYMS, entryOf, HINT_WORDS } from './search-vocabulary.js';
 
@@ -86,7 +93,10 @@ export class OperationSearch {
   }
 
   static load(file: SearchIndexFile): OperationSearch {
-    if (file.format !== 4 || file.fields.join() !== FIELDS.join()) throw new Error(`search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 4 with fields ${FIELDS.join()} (regenerate the project)`);
+    if (file.format !== 4 || file.fields.join() !== FIELDS.join())
+      throw new Error(
+        `search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 4 with fields ${FIELDS.join()} (regenerate the project)`,
+      );
     return new OperationSearch(file);
   }
 
@@ -120,7 +130,16 @@ export class OperationSearch {
     const said = words(withoutValues(query));
     const concepts = this.concepts(said);
     const question = isQuestion(query);
-    return { concepts, question, prior: this.intentPrior(concepts, question, said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w)))), specific: namesOne(query) };
+    return {
+      concepts,
+      question,
+      prior: this.intentPrior(
+        concepts,
+        question,
+        said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w))),
+      ),
+      specific: namesOne(query),
+    };
   }
 
   /** The request's words, each with the synonyms the API uses. */
@@ -130,7 +149,9 @@ export class OperationSearch {
     for (const word of phraseWords(said)) {
       const hinted = entryOf(HINT_WORDS, word);
       if (hinted) {
-        const [term, ...synonyms] = hinted.map(stemWord).filter((t) => this.documentFrequency.has(t) && !seen.has(`hint:${t}`));
+        const [term, ...synonyms] = hinted
+          .map(stemWord)
+          .filter((t) => this.documentFrequency.has(t) && !seen.has(`hint:${t}`));
         for (const t of hinted) seen.add(`hint:${stemWord(t)}`);
         if (term) concepts.push({ term, synonyms: new Map(synonyms.map((t) => [t, 1])), hint: true });
         continue;
@@ -139,7 +160,9 @@ export class OperationSearch {
         if (seen.has(term)) continue;
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
-        const synonyms = new Map((entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]));
+        const synonyms = new Map(
+          (entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]),
+        );
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
     }
@@ -169,7 +192,12 @@ export class OperationSearch {
    * sum over words, times the coverage of the request; the best candidates are then told apart by how
    * exactly their summary says what was asked.
    */
-  private rank({ concepts, question, prior, specific }: Request, limit: number, filter: ((doc: number) => boolean) | undefined, loose: boolean): SearchHit[] {
+  private rank(
+    { concepts, question, prior, specific }: Request,
+    limit: number,
+    filter: ((doc: number) => boolean) | undefined,
+    loose: boolean,
+  ): SearchHit[] {
     const candidates = new Map<number, Candidate>();
     const counted = concepts.filter((c) => !c.hint).length;
     // In a question a verb is mostly a state ("which PRs are open?"): it weighs as any other word.
@@ -191,11 +219,22 @@ export class OperationSearch {
         candidate.score += match.score;
         // A word counts as covered in proportion to how well it matched here, against its best match anywhere:
         // "cluster" in some argument's name is not "cluster" in the summary.
-        if (!concept.hint) candidate.covered += (direct.has(doc) ? 1 : SYNONYM_COVERAGE) * Math.min(1, match.score / (FULL_COVERAGE_SHARE * top));
+        if (!concept.hint)
+          candidate.covered +=
+            (direct.has(doc) ? 1 : SYNONYM_COVERAGE) * Math.min(1, match.score / (FULL_COVERAGE_SHARE * top));
         for (const term of match.terms) candidate.matched.add(term);
       }
     }
-    const ranked = [...candidates.values()].map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity[c.doc]! * (specific ? this.itemPreference(c.doc) : 1), matched: c.matched }));
+    const ranked = [...candidates.values()].map((c) => ({
+      doc: c.doc,
+      score:
+        c.score *
+        coverage(c.covered, counted) *
+        prior(c.doc) *
+        this.simplicity[c.doc]! *
+        (specific ? this.itemPreference(c.doc) : 1),
+      matched: c.matched,
+    }));
     ranked.sort(byScore);
     return ranked
       .slice(0, RERANKED)
@@ -209,18 +248,38 @@ export class OperationSearch {
    * Synonyms are matched one at a time: an operation that says "promotion code" and "discount" is a little
    * more of a coupon than one that says only one of them, not as much more as the two scores added up.
    */
-  private synonymScores(concept: Concept, base: number, filter: ((doc: number) => boolean) | undefined): Map<number, Scored> {
+  private synonymScores(
+    concept: Concept,
+    base: number,
+    filter: ((doc: number) => boolean) | undefined,
+  ): Map<number, Scored> {
     const best = new Map<number, Scored & { others: number }>();
     for (const [synonym, weight] of concept.synonyms) {
       const terms = synonym.split(' ');
-      for (const [doc, match] of this.scores(terms, new Map(terms.map((t) => [t, weight * base])), 'exact', filter, SYNONYM_FIELDS)) {
+      for (const [doc, match] of this.scores(
+        terms,
+        new Map(terms.map((t) => [t, weight * base])),
+        'exact',
+        filter,
+        SYNONYM_FIELDS,
+      )) {
         const seen = best.get(doc);
         if (!seen) best.set(doc, { ...match, others: 0 });
-        else if (match.score > seen.score) best.set(doc, { score: match.score, terms: [...seen.terms, ...match.terms], others: seen.others + seen.score });
-        else { seen.others += match.score; seen.terms.push(...match.terms); }
+        else if (match.score > seen.score)
+          best.set(doc, {
+            score: match.score,
+            terms: [...seen.terms, ...match.terms],
+            others: seen.others + seen.score,
+          });
+        else {
+          seen.others += match.score;
+          seen.terms.push(...match.terms);
+        }
       }
     }
-    return new Map([...best].map(([doc, m]) => [doc, { score: m.score + OTHER_SYNONYMS_SHARE * m.others, terms: m.terms }]));
+    return new Map(
+      [...best].map(([doc, m]) => [doc, { score: m.score + OTHER_SYNONYMS_SHARE * m.others, terms: m.terms }]),
+    );
   }
 
   /**
@@ -228,7 +287,13 @@ export class OperationSearch {
    * only when the words as written found nothing (`loose`): a synonym's misspellings are noise, and fuzzy
    * matching costs most of a search.
    */
-  private scores(terms: string[], weights: ReadonlyMap<string, number>, spelling: 'exact' | 'prefix' | 'loose', filter: ((doc: number) => boolean) | undefined, fields?: SearchField[]): Map<number, Scored> {
+  private scores(
+    terms: string[],
+    weights: ReadonlyMap<string, number>,
+    spelling: 'exact' | 'prefix' | 'loose',
+    filter: ((doc: number) => boolean) | undefined,
+    fields?: SearchField[],
+  ): Map<number, Scored> {
     const loose = spelling === 'loose';
     const results = this.mini.search(
       { combineWith: 'OR', queries: terms },
@@ -252,7 +317,8 @@ export class OperationSearch {
    * with a write verb (create, change, delete and their synonyms) leaves the ranking alone.
    */
   private intentPrior(concepts: readonly Concept[], question: boolean, plural: boolean): (doc: number) => number {
-    const said = (terms: ReadonlySet<string>) => concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
+    const said = (terms: ReadonlySet<string>) =>
+      concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
     // Deleting is what a request least often means without saying so: of siblings that match alike, the
     // delete ranks last unless the request asks to delete or to end something (DELETE_TERMS, or their synonyms).
     const unasked = said(DELETE_TERMS) ? 1 : UNASKED_DELETE;
@@ -260,7 +326,12 @@ export class OperationSearch {
     // In a question, a write word is mostly a state ("which PRs are open?").
     if (!question && said(WRITE_TERMS)) return writes;
     // A request told with a verb that does something ("follow torvalds", "fork the repo") leans away from reads.
-    if (!question && concepts.some((c) => c.action && ![...c.synonyms.keys()].some((t) => READ_VERBS.has(t)) && !READ_VERBS.has(c.term))) {
+    if (
+      !question &&
+      concepts.some(
+        (c) => c.action && ![...c.synonyms.keys()].some((t) => READ_VERBS.has(t)) && !READ_VERBS.has(c.term),
+      )
+    ) {
       return (doc) => (this.file.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
     }
     if (!question && !plural && !said(READ_TERMS)) return writes;
@@ -331,7 +402,11 @@ const DEPRECATED_PREFERENCE = 0.8;
  * identifier that joins letters and digits (`cus_9`, `api-7f9c`).
  */
 function namesOne(query: string): boolean {
-  return /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(query) || IDENTIFIER.test(query);
+  return (
+    /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(
+      query,
+    ) || IDENTIFIER.test(query)
+  );
 }
 const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
@@ -340,7 +415,9 @@ const READ_TERMS = new Set(['list', 'get'].map(stemWord));
 /** Heads of ACTION_SYNONYMS that read: a request with any other verb asks for something to be done. */
 const READ_VERBS = new Set(['list', 'get', 'search', 'count', 'check', 'download', 'compare'].map(stemWord));
 /** Verbs that end or undo something, which APIs often do with DELETE (cancel a subscription, disable alerts, unfollow). */
-const DELETE_TERMS = new Set(['delete', 'cancel', 'revoke', 'disable', 'disconnect', 'unfollow', 'unlock', 'unassign'].map(stemWord));
+const DELETE_TERMS = new Set(
+  ['delete', 'cancel', 'revoke', 'disable', 'disconnect', 'unfollow', 'unlock', 'unassign'].map(stemWord),
+);
 const UNASKED_DELETE = 0.7;
 
 /** A request that asks rather than tells: it ends with "?" or opens with a question word ("someone who left" does not ask). */
@@ -377,7 +454,6 @@ function coverage(covered: number, words: number): number {
   const share = covered / words;
   return share ** COVERAGE_EXPONENT;
 }
-
 
 function membership(group: SearchGroup): (doc: number) => boolean {
   const members = new Set(group.operations);

@@ -90,6 +90,7 @@ export function encodeAllowingReserved(text: string): string {
  * fetch would otherwise reject the whole request.
  */
 export function sanitizeHeaderValue(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what a header value may not carry
   return toWellFormed(text).replace(/[\u0000-\u0008\u000A-\u001F\u007F]|[^\u0000-\u00FF]/gu, (char) =>
     encodeURIComponent(char),
   );
@@ -98,7 +99,6 @@ export function sanitizeHeaderValue(text: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Value shapes
 // ---------------------------------------------------------------------------------------------------
-
 
 function isContainer(value: unknown): boolean {
   return Array.isArray(value) || isPlainObject(value);

@@ -15,7 +15,14 @@ import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-a
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
 import { PROFILES, profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
 import type { OperationSearch } from './search.js';
-import { callExtraTool, extensionCapabilities, listedExtraTools, registerResourcesAndPrompts, type ExtensionContext, type ServedExtensions } from './extensions.js';
+import {
+  callExtraTool,
+  extensionCapabilities,
+  listedExtraTools,
+  registerResourcesAndPrompts,
+  type ExtensionContext,
+  type ServedExtensions,
+} from './extensions.js';
 
 /** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
 export const TOOLS_LIST_TTL_MS = 3_600_000;
@@ -57,22 +64,35 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: listScope },
       },
     });
-    const profileOf = (ctx: { mcpReq: { envelope?: unknown } }) => profileFor(choice, clientName(ctx.mcpReq.envelope, server));
-    server.setRequestHandler('tools/list', (request, ctx) => pageFor(listingOf(profileOf(ctx)).pages, request.params?.cursor));
+    const profileOf = (ctx: { mcpReq: { envelope?: unknown } }) =>
+      profileFor(choice, clientName(ctx.mcpReq.envelope, server));
+    server.setRequestHandler('tools/list', (request, ctx) =>
+      pageFor(listingOf(profileOf(ctx)).pages, request.params?.cursor),
+    );
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
       const listing = listingOf(profileOf(ctx));
       const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       const extra = extensions.tools.get(name);
-      if (extra) return callExtraTool(extra, args, contextOf(ctx), (schema, value) => deps.registry.validateAgainst(`extension:${name}`, schema, value));
+      if (extra)
+        return callExtraTool(extra, args, contextOf(ctx), (schema, value) =>
+          deps.registry.validateAgainst(`extension:${name}`, schema, value),
+        );
       // The caller's HTTP headers, for per-caller upstream credentials (undefined over stdio).
       const callerHeaders = ctx.http?.req?.headers;
       const { callTool, errorResult, handleMetaTool } = await loadCallPath();
       const meta = listing.metaByName.get(name);
       const tool = meta ? undefined : deps.registry.get(name);
       // JSON text that did not parse: the refusal says so (callTool would only say the value is not an object).
-      const invalid = meta ? deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args) : unparsed.length > 0 && tool ? deps.registry.validate(tool, args) : undefined;
-      if (invalid) return errorResult(`Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`);
+      const invalid = meta
+        ? deps.registry.validateAgainst(`meta:${name}`, meta.inputSchema, args)
+        : unparsed.length > 0 && tool
+          ? deps.registry.validate(tool, args)
+          : undefined;
+      if (invalid)
+        return errorResult(
+          `Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`,
+        );
       if (meta) {
         return handleMetaTool(name, args, {
           registry: deps.registry,
@@ -109,7 +129,13 @@ function extensionContext(deps: CallDeps, ctx: RequestContext): ExtensionContext
       const tool = deps.registry.get(name);
       if (!tool) throw new Error(`callTool: there is no generated tool ${name}`);
       const { callTool } = await loadCallPath();
-      const { content, structuredContent, isError } = await callTool(deps, tool, args, ctx.mcpReq.signal, requestHeaders);
+      const { content, structuredContent, isError } = await callTool(
+        deps,
+        tool,
+        args,
+        ctx.mcpReq.signal,
+        requestHeaders,
+      );
       return { content, ...(structuredContent ? { structuredContent } : {}), ...(isError ? { isError } : {}) };
     },
   };
@@ -134,7 +160,8 @@ const SMALLEST_TOOL_CAP = Math.min(...Object.values(PROFILES).map((p) => p.maxTo
  * request over stateless HTTP comes to a fresh instance that saw no `initialize`: no name (see the README).
  */
 function clientName(envelope: unknown, server: Server): string | undefined {
-  const info = (envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  const info = (envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_META_KEY] as
+    { name?: unknown } | undefined;
   if (typeof info?.name === 'string') return info.name;
   return server.getClientVersion()?.name;
 }
@@ -154,10 +181,18 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
   const { direct, meta } = listing;
   const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
   const extraTools = listedExtraTools(options.extensions ?? NO_EXTENSIONS);
-  const entries: PageEntry[] = [...direct.map((index) => ({ index })), ...meta.map((tool) => ({ tool })), ...extraTools.map((tool) => ({ tool }))];
+  const entries: PageEntry[] = [
+    ...direct.map((index) => ({ index })),
+    ...meta.map((tool) => ({ tool })),
+    ...extraTools.map((tool) => ({ tool })),
+  ];
   const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
   if (!profile.rules) {
-    return { pages: paginate(entries, options.pageSize, (slice) => slice.map(listed)), metaByName, decoded: (_name, args) => ({ args, unparsed: [] }) };
+    return {
+      pages: paginate(entries, options.pageSize, (slice) => slice.map(listed)),
+      metaByName,
+      decoded: (_name, args) => ({ args, unparsed: [] }),
+    };
   }
   const lowered = new Map<string, LoweredTool>();
   const loweredOf = (tool: ListedTool) => {
@@ -186,10 +221,14 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
  * The modules a tools/call needs (request building, upstream, auth, the meta-tool handlers) load on the
  * first call, not at start-up: a server's cold start to its first tools/list does not pay for them.
  */
-let callPath: Promise<typeof import('./call-tool.js') & typeof import('./meta-tools.js') & typeof import('./response.js')> | undefined;
+let callPath:
+  | Promise<typeof import('./call-tool.js') & typeof import('./meta-tools.js') & typeof import('./response.js')>
+  | undefined;
 
 function loadCallPath(): NonNullable<typeof callPath> {
-  callPath ??= Promise.all([import('./call-tool.js'), import('./meta-tools.js'), import('./response.js')]).then(([call, meta, response]) => ({ ...call, ...meta, ...response }));
+  callPath ??= Promise.all([import('./call-tool.js'), import('./meta-tools.js'), import('./response.js')]).then(
+    ([call, meta, response]) => ({ ...call, ...meta, ...response }),
+  );
   return callPath;
 }
 
@@ -206,7 +245,11 @@ interface PageEntry {
 }
 
 /** Pages are built on first request: a cold start lists (and reads) only the tools of the first page. */
-function paginate(entries: PageEntry[], pageSize: number, toolsOf: (slice: PageEntry[]) => ListedTool[]): Array<() => Page> {
+function paginate(
+  entries: PageEntry[],
+  pageSize: number,
+  toolsOf: (slice: PageEntry[]) => ListedTool[],
+): Array<() => Page> {
   const size = pageSize <= 0 ? Math.max(entries.length, 1) : pageSize;
   const pages: Array<() => Page> = [];
   for (let start = 0; start === 0 || start < entries.length; start += size) {

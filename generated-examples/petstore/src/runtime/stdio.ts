@@ -20,14 +20,22 @@ export function startStdio(factory: () => Server, log: Logger, callTimeoutMs: nu
   const input = new PassThrough();
   process.stdin.pipe(input, { end: false });
   const wire = new AnswerTracking(new StdioServerTransport(input, process.stdout));
-  const handle = serveStdio(factory, { transport: wire, onerror: (e) => log.error('stdio error', { error: e.message }) });
+  const handle = serveStdio(factory, {
+    transport: wire,
+    onerror: (e) => log.error('stdio error', { error: e.message }),
+  });
   let draining: Promise<void> | undefined;
   const drain = (reason: string) =>
     (draining ??= (async () => {
       process.stdin.unpipe(input);
       process.stdin.pause();
       const cut = await wire.unansweredAfter(callTimeoutMs + DRAIN_MARGIN_MS);
-      if (cut.length > 0) log.warn('stdio: exiting with requests unanswered', { reason, boundMs: callTimeoutMs + DRAIN_MARGIN_MS, unanswered: cut });
+      if (cut.length > 0)
+        log.warn('stdio: exiting with requests unanswered', {
+          reason,
+          boundMs: callTimeoutMs + DRAIN_MARGIN_MS,
+          unanswered: cut,
+        });
       await handle.close();
     })());
   process.stdin.once('end', () => void drain('end of input').then(() => process.exit(0)));
@@ -85,7 +93,8 @@ export class AnswerTracking implements Transport {
       if (message.method === 'subscriptions/listen') return;
       const key = idKey(message.id);
       if (this.unanswered.has(key)) return;
-      const tool = message.method === 'tools/call' ? (message.params as { name?: unknown } | undefined)?.name : undefined;
+      const tool =
+        message.method === 'tools/call' ? (message.params as { name?: unknown } | undefined)?.name : undefined;
       const label = `${message.method}${typeof tool === 'string' ? ` ${tool}` : ''} (id ${JSON.stringify(message.id)})`;
       this.inflight.track(new Promise<void>((answered) => this.unanswered.set(key, { label, answered })));
     } else if ('method' in message && message.method === 'notifications/cancelled') {

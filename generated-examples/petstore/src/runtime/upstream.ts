@@ -7,7 +7,13 @@
  * within the one `timeoutMs` budget, so a retried call never takes longer than an unretried one may.
  */
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
-import { BodyDecodingError, sendWithFetch, sendWithNodeHttp, type SendRequest, type UpstreamResponse } from './http-client.js';
+import {
+  BodyDecodingError,
+  sendWithFetch,
+  sendWithNodeHttp,
+  type SendRequest,
+  type UpstreamResponse,
+} from './http-client.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
@@ -99,7 +105,9 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
     if (opts.signal?.aborted) throw error;
     if (timedOut()) {
       const waitingFor = phase === 'token' ? ' while getting a fresh access token after HTTP 401' : '';
-      return errorResult(withHistory(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms${waitingFor}`, history));
+      return errorResult(
+        withHistory(`Request to ${opts.label} timed out after ${opts.timeoutMs} ms${waitingFor}`, history),
+      );
     }
     return errorResult(withHistory(describeFailure(error, phase, originOf(req.url), opts.label), history));
   } finally {
@@ -112,7 +120,10 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
  * hand and released when the call ends, rather than with AbortSignal.timeout/any: those leave a timer and
  * listeners alive for the full budget after every call.
  */
-function callSignal(clientSignal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
+function callSignal(
+  clientSignal: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
   const controller = new AbortController();
   let expired = false;
   const timer = setTimeout(() => {
@@ -181,7 +192,11 @@ type SendOutcome = { kind: 'response'; response: UpstreamResponse } | { kind: 'r
  * Redirects are followed by hand, and only within the request's origin: following one anywhere (as fetch
  * would) takes the credential headers along.
  */
-async function sendFollowingSameOrigin(send: SendRequest, req: BuiltRequest, signal: AbortSignal): Promise<SendOutcome> {
+async function sendFollowingSameOrigin(
+  send: SendRequest,
+  req: BuiltRequest,
+  signal: AbortSignal,
+): Promise<SendOutcome> {
   let url = req.url;
   let method = req.method;
   let body = req.body;
@@ -255,7 +270,8 @@ function originOf(url: string): string {
  * ("other side closed") is shown instead. Node's ERR_* codes describe a request it refused to send.
  */
 function describeFailure(error: unknown, phase: Phase, origin: string, label: string): string {
-  if (error instanceof BodyDecodingError) return `The response to ${label} from ${origin} could not be read: ${error.message}`;
+  if (error instanceof BodyDecodingError)
+    return `The response to ${label} from ${origin} could not be read: ${error.message}`;
   const code = systemErrorCode(error);
   const reason = code ?? innermostMessage(error);
   if (phase === 'read') return `Connection to ${origin} failed while reading the response to ${label}: ${reason}`;

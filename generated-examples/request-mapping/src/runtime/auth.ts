@@ -93,13 +93,22 @@ function chooseCredentials(
   return { ok: false, missing: shortest };
 }
 
-function credentialFor(scheme: CatalogSecurityScheme, sources: CredentialSources): SchemeCredential | MissingCredential {
+function credentialFor(
+  scheme: CatalogSecurityScheme,
+  sources: CredentialSources,
+): SchemeCredential | MissingCredential {
   const fromCaller = sources.caller?.get(scheme.name);
   if (fromCaller) return { scheme, source: 'value', value: fromCaller };
   const env = sources.env;
   if (scheme.kind === 'http-basic') {
     const username = scheme.env.username ? env[scheme.env.username] : undefined;
-    if (username) return { scheme, source: 'basic', username, password: scheme.env.password ? (env[scheme.env.password] ?? '') : '' };
+    if (username)
+      return {
+        scheme,
+        source: 'basic',
+        username,
+        password: scheme.env.password ? (env[scheme.env.password] ?? '') : '',
+      };
     return missingFor(scheme, scheme.env.username!, sources);
   }
   const value = scheme.env.value ? env[scheme.env.value] : undefined;
@@ -111,7 +120,10 @@ function credentialFor(scheme: CatalogSecurityScheme, sources: CredentialSources
 
 function missingFor(scheme: CatalogSecurityScheme, variable: string, sources: CredentialSources): MissingCredential {
   const header = sources.callerHeaders?.get(scheme.name);
-  const orVariables = scheme.clientCredentials && scheme.env.clientId && scheme.env.clientSecret ? [scheme.env.clientId, scheme.env.clientSecret] : undefined;
+  const orVariables =
+    scheme.clientCredentials && scheme.env.clientId && scheme.env.clientSecret
+      ? [scheme.env.clientId, scheme.env.clientSecret]
+      : undefined;
   return { scheme: scheme.name, variable, ...(orVariables ? { orVariables } : {}), ...(header ? { header } : {}) };
 }
 
@@ -123,7 +135,9 @@ function clientCredentialsRequest(scheme: CatalogSecurityScheme, sources: Creden
   const clientSecret = scheme.env.clientSecret ? env[scheme.env.clientSecret] : undefined;
   if (!flow || !clientId || !clientSecret) return undefined;
   const configuredUrl = (scheme.env.tokenUrl ? env[scheme.env.tokenUrl]?.trim() : undefined) || flow.tokenUrl;
-  const tokenUrl = sources.baseUrl ? new URL(configuredUrl, withTrailingSlash(sources.baseUrl)).toString() : configuredUrl;
+  const tokenUrl = sources.baseUrl
+    ? new URL(configuredUrl, withTrailingSlash(sources.baseUrl)).toString()
+    : configuredUrl;
   const scopesOverride = scheme.env.scopes ? env[scheme.env.scopes] : undefined;
   const scopes = scopesOverride === undefined ? flow.scopes : scopesOverride.split(/[\s,]+/).filter(Boolean);
   return { tokenUrl, clientId, clientSecret, scopes };
@@ -135,7 +149,10 @@ function withTrailingSlash(url: string): string {
 }
 
 /** Puts the chosen credentials on the request; fetches client-credentials tokens (may throw). */
-async function applyCredentials(credentials: readonly SchemeCredential[], sources: Pick<CredentialSources, 'fetchToken'>): Promise<AppliedCredentials> {
+async function applyCredentials(
+  credentials: readonly SchemeCredential[],
+  sources: Pick<CredentialSources, 'fetchToken'>,
+): Promise<AppliedCredentials> {
   const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], secrets: [], tokens: [] };
   for (const credential of credentials) {
     if (credential.source === 'basic') {
@@ -152,13 +169,21 @@ async function applyCredentials(credentials: readonly SchemeCredential[], source
 }
 
 /** A failed token request names the scheme and the variable that would do without one. */
-async function fetchSchemeToken(scheme: CatalogSecurityScheme, request: TokenRequest, sources: Pick<CredentialSources, 'fetchToken'>): Promise<string> {
-  const readyToken = scheme.env.value ? `; setting ${scheme.env.value} to a ready access token avoids the token request` : '';
+async function fetchSchemeToken(
+  scheme: CatalogSecurityScheme,
+  request: TokenRequest,
+  sources: Pick<CredentialSources, 'fetchToken'>,
+): Promise<string> {
+  const readyToken = scheme.env.value
+    ? `; setting ${scheme.env.value} to a ready access token avoids the token request`
+    : '';
   if (!sources.fetchToken) throw new Error(`no token client for scheme ${scheme.name}${readyToken}`);
   try {
     return await sources.fetchToken(request);
   } catch (error) {
-    throw new Error(`scheme ${scheme.name}: ${error instanceof Error ? error.message : String(error)}${readyToken}`);
+    throw new Error(`scheme ${scheme.name}: ${error instanceof Error ? error.message : String(error)}${readyToken}`, {
+      cause: error,
+    });
   }
 }
 
@@ -213,9 +238,14 @@ function capitalize(word: string): string {
 
 /** The message of a tool error for missing credentials: which variables to set, or which header to send. */
 export function missingCredentialsMessage(tool: string, missing: readonly MissingCredential[]): string {
-  const variables = missing.map((m) => (m.orVariables ? `${m.variable} (or ${m.orVariables.join(' and ')})` : m.variable));
+  const variables = missing.map((m) =>
+    m.orVariables ? `${m.variable} (or ${m.orVariables.join(' and ')})` : m.variable,
+  );
   const headers = missing.filter((m) => m.header).map((m) => m.header!);
-  const viaHeaders = headers.length > 0 ? ` Over HTTP a caller may send ${headers.map((h) => `the ${h} header`).join(' and ')} instead.` : '';
+  const viaHeaders =
+    headers.length > 0
+      ? ` Over HTTP a caller may send ${headers.map((h) => `the ${h} header`).join(' and ')} instead.`
+      : '';
   return `Missing credentials for ${tool}: set ${variables.join(' and ')} in the server's environment.${viaHeaders}`;
 }
 

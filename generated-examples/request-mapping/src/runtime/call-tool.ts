@@ -52,10 +52,17 @@ async function callToolUnredacted(
   if (invalid) return errorResult(`Invalid arguments for tool ${tool.name}: ${invalid}`);
   const baseUrl = baseUrlFor(tool, deps.registry.catalog, deps.config);
   if (!baseUrl) {
-    return errorResult(`No upstream base URL is configured for ${tool.name}: set the API_BASE_URL environment variable. ${deps.registry.catalog.baseUrlNote ?? ''}`.trim());
+    return errorResult(
+      `No upstream base URL is configured for ${tool.name}: set the API_BASE_URL environment variable. ${deps.registry.catalog.baseUrlNote ?? ''}`.trim(),
+    );
   }
   const catalog = deps.registry.catalog;
-  const auth = upstreamAuthOf(deps, deps.upstreamAuth, () => ({ catalog, env: deps.env, timeoutMs: deps.config.timeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}) }));
+  const auth = upstreamAuthOf(deps, deps.upstreamAuth, () => ({
+    catalog,
+    env: deps.env,
+    timeoutMs: deps.config.timeoutMs,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  }));
   const context = { catalog, env: deps.env, baseUrl, log: deps.log, ...(requestHeaders ? { requestHeaders } : {}) };
   const credentials = await credentialsForCall(auth, tool, context);
   if (!credentials.ok) return errorResult(credentials.message);
@@ -64,7 +71,8 @@ async function callToolUnredacted(
   try {
     request = withCredentials(buildRequest(tool.request, args, baseUrl), credentials.applied);
   } catch (error) {
-    if (error instanceof RequestBuildError) return errorResult(`Cannot build the request for ${tool.name}: ${error.message}`);
+    if (error instanceof RequestBuildError)
+      return errorResult(`Cannot build the request for ${tool.name}: ${error.message}`);
     throw error;
   }
   if (deps.hooks) {
@@ -79,12 +87,19 @@ async function callToolUnredacted(
     maxBytes: deps.config.maxResponseBytes,
     maxRetries: deps.config.maxRetries,
     label,
-    ...(credentials.applied.tokens.length > 0 ? { onUnauthorized: () => freshTokenHeaders(auth, tool, context, credentials.applied, sent) } : {}),
+    ...(credentials.applied.tokens.length > 0
+      ? { onUnauthorized: () => freshTokenHeaders(auth, tool, context, credentials.applied, sent) }
+      : {}),
     userAgent: userAgentOf(catalog),
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
-  deps.log.debug('upstream call', { tool: tool.name, request: label, ms: Date.now() - started, isError: result.isError === true });
+  deps.log.debug('upstream call', {
+    tool: tool.name,
+    request: label,
+    ms: Date.now() - started,
+    isError: result.isError === true,
+  });
   const final = withStructuredContent(tool, result);
   return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args, request, result: final }) : final;
 }
@@ -130,7 +145,8 @@ function parseJsonOr(text: string): unknown {
 
 /** `<server name>/<version> openapi-to-mcp`: some APIs (GitHub's among them) refuse requests without one. */
 function userAgentOf(catalog: CatalogHeader): string {
-  return (userAgents.get(catalog) ?? userAgents.set(catalog, `${catalog.server.name}/${catalog.server.version} ${DEFAULT_USER_AGENT}`).get(catalog))!;
+  return (userAgents.get(catalog) ??
+    userAgents.set(catalog, `${catalog.server.name}/${catalog.server.version} ${DEFAULT_USER_AGENT}`).get(catalog))!;
 }
 
 const userAgents = new WeakMap<CatalogHeader, string>();
@@ -145,10 +161,17 @@ export function baseUrlFor(tool: CatalogTool, catalog: CatalogHeader, config: Ru
 }
 
 function withCredentials(request: BuiltRequest, credentials: AppliedCredentials): BuiltRequest {
-  if (credentials.query.length === 0 && credentials.cookies.length === 0 && Object.keys(credentials.headers).length === 0) return request;
+  if (
+    credentials.query.length === 0 &&
+    credentials.cookies.length === 0 &&
+    Object.keys(credentials.headers).length === 0
+  )
+    return request;
   // Appended as text: going through URLSearchParams would re-encode the operation's own query string
   // (spaces as `+`, reserved characters escaped), undoing its serialization style.
-  const query = credentials.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  const query = credentials.query
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
   const url = query ? `${request.url}${request.url.includes('?') ? '&' : '?'}${query}` : request.url;
   const headers = { ...request.headers, ...credentials.headers };
   if (credentials.cookies.length > 0) {

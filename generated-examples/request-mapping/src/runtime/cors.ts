@@ -39,7 +39,12 @@ export interface Cors {
 export function createCors(entries: readonly string[]): Cors | undefined {
   if (entries.length === 0) return undefined;
   const anyOrigin = entries.includes('*');
-  const origins = new Set(entries.filter((e) => e.includes('://')).map(normalizedOrigin).filter(isString));
+  const origins = new Set(
+    entries
+      .filter((e) => e.includes('://'))
+      .map(normalizedOrigin)
+      .filter(isString),
+  );
   const hostnames = new Set(entries.filter((e) => e !== '*' && !e.includes('://')).map((e) => e.toLowerCase()));
 
   const allows = (origin: string): boolean => {

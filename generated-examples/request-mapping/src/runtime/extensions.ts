@@ -56,7 +56,10 @@ export interface ExtraPrompt {
   title?: string;
   description?: string;
   arguments?: PromptArgument[];
-  get(args: Record<string, string>, ctx: ExtensionContext): GetPromptResult['messages'] | Promise<GetPromptResult['messages']>;
+  get(
+    args: Record<string, string>,
+    ctx: ExtensionContext,
+  ): GetPromptResult['messages'] | Promise<GetPromptResult['messages']>;
 }
 
 export interface Extensions {
@@ -108,8 +111,14 @@ export function listedExtraTools(served: ServedExtensions): ListedTool[] {
 }
 
 /** The capabilities the owner's resources and prompts add. */
-export function extensionCapabilities(served: ServedExtensions): { resources?: Record<string, never>; prompts?: Record<string, never> } {
-  return { ...(served.resources.size > 0 ? { resources: {} } : {}), ...(served.prompts.size > 0 ? { prompts: {} } : {}) };
+export function extensionCapabilities(served: ServedExtensions): {
+  resources?: Record<string, never>;
+  prompts?: Record<string, never>;
+} {
+  return {
+    ...(served.resources.size > 0 ? { resources: {} } : {}),
+    ...(served.prompts.size > 0 ? { prompts: {} } : {}),
+  };
 }
 
 type ContextOf = (ctx: { mcpReq: { signal: AbortSignal }; http?: { req?: Request } }) => ExtensionContext;
@@ -118,31 +127,51 @@ type ContextOf = (ctx: { mcpReq: { signal: AbortSignal }; http?: { req?: Request
 export function registerResourcesAndPrompts(server: Server, served: ServedExtensions, contextOf: ContextOf): void {
   if (served.resources.size > 0) {
     server.setRequestHandler('resources/list', () => ({
-      resources: [...served.resources.values()].map(({ uri, name, title, description, mimeType }) => ({ uri, name, ...defined({ title, description, mimeType }) })),
+      resources: [...served.resources.values()].map(({ uri, name, title, description, mimeType }) => ({
+        uri,
+        name,
+        ...defined({ title, description, mimeType }),
+      })),
     }));
     server.setRequestHandler('resources/read', async (request, ctx) => {
       const resource = served.resources.get(request.params.uri);
-      if (!resource) throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${request.params.uri} not found`);
+      if (!resource)
+        throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${request.params.uri} not found`);
       return { contents: await resource.read(contextOf(ctx)) };
     });
   }
   if (served.prompts.size > 0) {
     server.setRequestHandler('prompts/list', () => ({
-      prompts: [...served.prompts.values()].map(({ name, title, description, arguments: args }) => ({ name, ...defined({ title, description }), ...(args ? { arguments: args } : {}) })),
+      prompts: [...served.prompts.values()].map(({ name, title, description, arguments: args }) => ({
+        name,
+        ...defined({ title, description }),
+        ...(args ? { arguments: args } : {}),
+      })),
     }));
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const prompt = served.prompts.get(request.params.name);
       if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
       const args = request.params.arguments ?? {};
-      const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-      if (missing.length > 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${prompt.name} needs the argument(s) ${missing.join(', ')}`);
-      return { ...(prompt.description ? { description: prompt.description } : {}), messages: await prompt.get(args, contextOf(ctx)) };
+      const missing = (prompt.arguments ?? [])
+        .filter((a) => a.required && args[a.name] === undefined)
+        .map((a) => a.name);
+      if (missing.length > 0)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Prompt ${prompt.name} needs the argument(s) ${missing.join(', ')}`,
+        );
+      return {
+        ...(prompt.description ? { description: prompt.description } : {}),
+        messages: await prompt.get(args, contextOf(ctx)),
+      };
     });
   }
 }
 
 function defined<T extends Record<string, string | undefined>>(fields: T): Partial<Record<keyof T, string>> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<Record<keyof T, string>>;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<
+    Record<keyof T, string>
+  >;
 }
 
 /**

@@ -74,11 +74,16 @@ export async function runAfterResponse(hooks: Hooks, ctx: AfterResponseContext):
 }
 
 /** [all-tools hook, this tool's hook], whichever exist, with a label for error messages. */
-function chain<K extends keyof ToolHooks>(hooks: Hooks, tool: string, kind: K): Array<[string, NonNullable<ToolHooks[K]>]> {
+function chain<K extends keyof ToolHooks>(
+  hooks: Hooks,
+  tool: string,
+  kind: K,
+): Array<[string, NonNullable<ToolHooks[K]>]> {
   const own = hooks.tools && Object.hasOwn(hooks.tools, tool) ? hooks.tools[tool] : undefined;
   const list: Array<[string, NonNullable<ToolHooks[K]>]> = [];
   if (typeof hooks[kind] === 'function') list.push([kind, hooks[kind] as NonNullable<ToolHooks[K]>]);
-  if (own && typeof own[kind] === 'function') list.push([`tools.${tool}.${kind}`, own[kind] as NonNullable<ToolHooks[K]>]);
+  if (own && typeof own[kind] === 'function')
+    list.push([`tools.${tool}.${kind}`, own[kind] as NonNullable<ToolHooks[K]>]);
   return list;
 }
 

@@ -102,12 +102,14 @@ function sendOnce(request: OutgoingRequest, userAgent: string, mayRepeat: boolea
 function requestFor(request: OutgoingRequest, userAgent: string): ClientRequest {
   const url = new URL(request.url);
   const secure = url.protocol === 'https:';
-  if (!secure && url.protocol !== 'http:') throw new TypeError(`Unsupported protocol ${url.protocol} in ${request.url}`);
+  if (!secure && url.protocol !== 'http:')
+    throw new TypeError(`Unsupported protocol ${url.protocol} in ${request.url}`);
   const headers: Record<string, string> = { ...request.headers };
   headers['accept-encoding'] ??= DEFAULT_ACCEPT_ENCODING;
   headers['user-agent'] ??= userAgent;
   if (request.body !== undefined) headers['content-length'] = String(byteLengthOf(request.body));
-  else if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH') headers['content-length'] = '0';
+  else if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')
+    headers['content-length'] = '0';
   const send = secure ? httpsRequest : httpRequest;
   return send(url, { method: request.method, headers, agent: agents[secure ? 'https:' : 'http:'] });
 }
@@ -198,7 +200,9 @@ export class BodyDecodingError extends Error {
     readonly encoding: string,
     cause: Error,
   ) {
-    super(`the body is labelled Content-Encoding: ${encoding} but does not decode as such (${cause.message})`, { cause });
+    super(`the body is labelled Content-Encoding: ${encoding} but does not decode as such (${cause.message})`, {
+      cause,
+    });
   }
 }
 
@@ -217,7 +221,10 @@ function decodedBody(res: IncomingMessage): { body: Readable; readError(error: E
     connectionError = error;
     decoder.destroy(error);
   });
-  return { body: res.pipe(decoder), readError: (error) => (error === connectionError ? error : new BodyDecodingError(encoding, error)) };
+  return {
+    body: res.pipe(decoder),
+    readError: (error) => (error === connectionError ? error : new BodyDecodingError(encoding, error)),
+  };
 }
 
 function decompressorFor(encoding: string): Transform | undefined {
@@ -246,7 +253,12 @@ function joined(chunks: Buffer[], size: number): Uint8Array {
 /** Requests through `fetchImpl` (redirects are left to the caller, as with node:http). */
 export function sendWithFetch(fetchImpl: typeof fetch): SendRequest {
   return async (request) => {
-    const init: RequestInit = { method: request.method, headers: request.headers, redirect: 'manual', signal: request.signal };
+    const init: RequestInit = {
+      method: request.method,
+      headers: request.headers,
+      redirect: 'manual',
+      signal: request.signal,
+    };
     // With the DOM lib, fetch's types only accept byte views over a plain ArrayBuffer; the runtime only builds
     // bodies on plain ArrayBuffers, so this is a type-level conversion only.
     if (request.body !== undefined) init.body = request.body as NonNullable<RequestInit['body']>;

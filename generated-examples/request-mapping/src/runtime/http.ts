@@ -68,7 +68,10 @@ export function startHttp(
   const cors = createCors(config.http.corsOrigins);
   const { validHost, validOrigin } = guards(config, cors);
   // Before listening, so a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration stops the start.
-  const endpointAuth = createEndpointAuth(config.http.auth, { log, defaultResourceUrl: () => localUrl(config, server) });
+  const endpointAuth = createEndpointAuth(config.http.auth, {
+    log,
+    defaultResourceUrl: () => localUrl(config, server),
+  });
   const inflight = new InflightRequests();
   const unanswered = new Set<ServerResponse>();
   let draining = false;
@@ -115,7 +118,10 @@ export function startHttp(
       server.close();
       // Responses still to come end their connection, so clients do not send more on it.
       for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
-      log.info('draining: waiting for requests in flight', { inflight: inflight.size, timeoutMs: config.http.shutdownTimeoutMs });
+      log.info('draining: waiting for requests in flight', {
+        inflight: inflight.size,
+        timeoutMs: config.http.shutdownTimeoutMs,
+      });
     }
     const finished = await inflight.waitUntilIdle(config.http.shutdownTimeoutMs);
     if (!finished) log.warn('shutdown timeout: closing requests still in flight', { inflight: inflight.size });
@@ -128,7 +134,10 @@ export function startHttp(
     server.listen(config.http.port, config.http.host, () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : config.http.port;
-      log.info('serving MCP over Streamable HTTP', { url: `http://${config.http.host}:${port}/mcp`, cors: cors !== undefined });
+      log.info('serving MCP over Streamable HTTP', {
+        url: `http://${config.http.host}:${port}/mcp`,
+        cors: cors !== undefined,
+      });
       if (options.handleSignals !== false) exitGracefullyOnSignals(() => shutdown().then(() => undefined), log);
       resolve({ port, close, shutdown: () => shutdown() });
     });

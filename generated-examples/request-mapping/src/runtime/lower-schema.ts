@@ -90,17 +90,47 @@ const FORMAT_PATTERNS: Readonly<Record<string, string>> = {
   date: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
 };
 /** Keywords holding one subschema, or a map or list of them, that are not handled one by one below. */
-const SUBSCHEMA_KEYWORDS = ['not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties'];
+const SUBSCHEMA_KEYWORDS = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
 const SUBSCHEMA_MAP_KEYWORDS = ['patternProperties', 'dependentSchemas'];
 /** Keywords lowering reads and writes itself; the keyword subset never drops them. */
-const STRUCTURAL = new Set(['type', 'properties', 'required', 'items', 'description', 'additionalProperties', 'enum', '$ref', '$defs', 'anyOf', 'oneOf', 'allOf', 'const', 'nullable']);
+const STRUCTURAL = new Set([
+  'type',
+  'properties',
+  'required',
+  'items',
+  'description',
+  'additionalProperties',
+  'enum',
+  '$ref',
+  '$defs',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'const',
+  'nullable',
+]);
 
 export function lowerSchema(schema: JsonSchema, rules: LoweringRules): LoweredSchema {
   const run = new Lowering(rules, (schema['$defs'] as Record<string, JsonSchema> | undefined) ?? {});
   const root = run.node(schema, { path: [], depth: 0, refs: [], root: true });
   if (rules.inlineRefs) delete root['$defs'];
   else if (schema['$defs']) {
-    root['$defs'] = Object.fromEntries(Object.entries(schema['$defs'] as Record<string, JsonSchema>).map(([name, def]) => [name, run.node(def, { path: [], depth: 1, refs: [name], root: false, inDefs: true })]));
+    root['$defs'] = Object.fromEntries(
+      Object.entries(schema['$defs'] as Record<string, JsonSchema>).map(([name, def]) => [
+        name,
+        run.node(def, { path: [], depth: 1, refs: [name], root: false, inDefs: true }),
+      ]),
+    );
   }
   root['type'] = 'object';
   return { schema: root, fired: RULE_ORDER.filter((r) => run.fired.has(r)), decoding: run.decoding };
@@ -108,8 +138,21 @@ export function lowerSchema(schema: JsonSchema, rules: LoweringRules): LoweredSc
 
 /** The order rules are reported in (roughly the order lowering applies them). */
 export const RULE_ORDER: readonly RuleId[] = [
-  'inline-refs', 'merge-unions', 'merge-root-unions', 'single-types', 'typed-nodes', 'string-enums', 'const-as-enum', 'keyword-subset',
-  'format-subset', 'object-properties', 'array-items', 'drop-additional-properties', 'strict-objects', 'free-form-as-json-text', 'max-depth',
+  'inline-refs',
+  'merge-unions',
+  'merge-root-unions',
+  'single-types',
+  'typed-nodes',
+  'string-enums',
+  'const-as-enum',
+  'keyword-subset',
+  'format-subset',
+  'object-properties',
+  'array-items',
+  'drop-additional-properties',
+  'strict-objects',
+  'free-form-as-json-text',
+  'max-depth',
 ];
 
 interface At {
@@ -139,7 +182,9 @@ class Lowering {
     // The root is level 1: a structured node at depth d is on level d + 1.
     const depthCap = Math.min(this.rules.maxDepth ?? Infinity, this.rules.inlineRefs ? MAX_INLINE_DEPTH : Infinity);
     if (at.depth >= depthCap && isStructured(node)) {
-      this.fired.add(this.rules.maxDepth !== undefined && at.depth >= this.rules.maxDepth ? 'max-depth' : 'inline-refs');
+      this.fired.add(
+        this.rules.maxDepth !== undefined && at.depth >= this.rules.maxDepth ? 'max-depth' : 'inline-refs',
+      );
       notes.push(`nested too deep to show: ${summary(node)}`);
       return this.freeForm(at, notes, node['description'], node);
     }
@@ -166,7 +211,8 @@ class Lowering {
       out['properties'] = {};
       this.fired.add('object-properties');
     }
-    if (this.rules.strictObjects && !at.root && isFreeFormObject(out)) return this.freeForm(at, notes, node['description'], out);
+    if (this.rules.strictObjects && !at.root && isFreeFormObject(out))
+      return this.freeForm(at, notes, node['description'], out);
     if (this.rules.strictObjects && hasType(out, 'object')) this.strictObject(out, node, at);
     return withNotes(out, node['description'], notes);
   }
@@ -203,7 +249,8 @@ class Lowering {
     this.fired.add(this.rules.unions === 'all' ? 'merge-unions' : 'merge-root-unions');
     let merged: JsonSchema = omit(node, COMBINATORS);
     const branchesOf = (key: string) => (node[key] as unknown[]).map((b) => this.resolvedBranch(b, at, notes));
-    if (Array.isArray(node['allOf'])) merged = branchesOf('allOf').reduce((acc, branch) => mergeAll(acc, branch), merged);
+    if (Array.isArray(node['allOf']))
+      merged = branchesOf('allOf').reduce((acc, branch) => mergeAll(acc, branch), merged);
     for (const key of ['anyOf', 'oneOf'] as const) {
       if (Array.isArray(node[key])) merged = mergeAll(merged, this.mergedAlternatives(branchesOf(key), notes));
     }
@@ -226,9 +273,13 @@ class Lowering {
     const shapes = nonNull.map(summary);
     if (nonNull.every(isObjectLike)) {
       notes.push(`one of these shapes (* required): ${shapes.join(' | ')}`);
-      const required = nonNull.map((b) => asStrings(b['required'])).reduce((acc, r) => acc.filter((name) => r.includes(name)));
+      const required = nonNull
+        .map((b) => asStrings(b['required']))
+        .reduce((acc, r) => acc.filter((name) => r.includes(name)));
       const byName = new Map<string, JsonSchema[]>();
-      for (const b of nonNull) for (const [k, v] of Object.entries(asSchema(b['properties']))) byName.set(k, [...(byName.get(k) ?? []), asSchema(v)]);
+      for (const b of nonNull)
+        for (const [k, v] of Object.entries(asSchema(b['properties'])))
+          byName.set(k, [...(byName.get(k) ?? []), asSchema(v)]);
       const properties = Object.fromEntries([...byName].map(([k, schemas]) => [k, this.mergedProperty(schemas)]));
       return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
     }
@@ -248,11 +299,19 @@ class Lowering {
     if (schemas.every((s) => JSON.stringify(s) === first)) return schemas[0]!;
     const notes: string[] = [];
     const merged = this.mergedAlternatives(schemas, notes);
-    return notes.length > 0 ? { ...merged, description: joinNotes(merged['description'] as string | undefined, notes) } : merged;
+    return notes.length > 0
+      ? { ...merged, description: joinNotes(merged['description'] as string | undefined, notes) }
+      : merged;
   }
 
   private dropsKeyword(key: string): boolean {
-    if (STRUCTURAL.has(key)) return key === 'const' && this.rules.keywords !== undefined && !this.rules.keywords.has('const') && !this.rules.constAsEnum;
+    if (STRUCTURAL.has(key))
+      return (
+        key === 'const' &&
+        this.rules.keywords !== undefined &&
+        !this.rules.keywords.has('const') &&
+        !this.rules.constAsEnum
+      );
     if (this.rules.keywords) return !this.rules.keywords.has(key);
     return this.rules.droppedKeywords?.has(key) ?? false;
   }
@@ -302,7 +361,11 @@ class Lowering {
       if (this.rules.typeArrays === 'nullable-keyword') out['nullable'] = true;
       else notes.push('may be null');
     }
-    if (nonNull.length > 0 && nonNull.every((v) => typeof v === 'string') && (out['type'] === undefined || out['type'] === 'string')) {
+    if (
+      nonNull.length > 0 &&
+      nonNull.every((v) => typeof v === 'string') &&
+      (out['type'] === undefined || out['type'] === 'string')
+    ) {
       out['enum'] = nonNull;
       out['type'] = 'string';
       if (nonNull.length < values.length) this.fired.add('string-enums');
@@ -326,9 +389,17 @@ class Lowering {
   }
 
   private children(out: JsonSchema, at: At, notes: string[]): void {
-    const below = (segment: string): At => ({ path: [...at.path, segment], depth: at.depth + 1, refs: at.refs, root: false, ...(at.inDefs ? { inDefs: true } : {}) });
+    const below = (segment: string): At => ({
+      path: [...at.path, segment],
+      depth: at.depth + 1,
+      refs: at.refs,
+      root: false,
+      ...(at.inDefs ? { inDefs: true } : {}),
+    });
     if (out['properties'] !== undefined) {
-      out['properties'] = Object.fromEntries(Object.entries(asSchema(out['properties'])).map(([k, v]) => [k, this.node(v, below(k))]));
+      out['properties'] = Object.fromEntries(
+        Object.entries(asSchema(out['properties'])).map(([k, v]) => [k, this.node(v, below(k))]),
+      );
     }
     if (Array.isArray(out['items'])) {
       // A tuple (draft 2019 `items: [...]`): the model sees its first item's shape.
@@ -345,17 +416,25 @@ class Lowering {
       delete out['additionalProperties'];
       this.fired.add('drop-additional-properties');
       if (additional === true || (typeof additional === 'object' && additional !== null)) {
-        notes.push(additional === true || Object.keys(additional).length === 0 ? 'other keys allowed' : `other keys allowed, each ${summary(asSchema(additional))}`);
+        notes.push(
+          additional === true || Object.keys(additional).length === 0
+            ? 'other keys allowed'
+            : `other keys allowed, each ${summary(asSchema(additional))}`,
+        );
       }
     } else if (typeof additional === 'object' && additional !== null) {
       out['additionalProperties'] = this.node(additional, below('*'));
     }
     for (const key of SUBSCHEMA_KEYWORDS) if (isPlainObject(out[key])) out[key] = this.node(out[key], below(key));
     for (const key of SUBSCHEMA_MAP_KEYWORDS) {
-      if (isPlainObject(out[key])) out[key] = Object.fromEntries(Object.entries(asSchema(out[key])).map(([k, v]) => [k, this.node(v, below(key))]));
+      if (isPlainObject(out[key]))
+        out[key] = Object.fromEntries(
+          Object.entries(asSchema(out[key])).map(([k, v]) => [k, this.node(v, below(key))]),
+        );
     }
     for (const key of ['prefixItems', ...COMBINATORS]) {
-      if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map((b) => this.node(b, { ...below(key), path: at.path, depth: at.depth }));
+      if (Array.isArray(out[key]))
+        out[key] = (out[key] as unknown[]).map((b) => this.node(b, { ...below(key), path: at.path, depth: at.depth }));
     }
   }
 
@@ -385,9 +464,15 @@ class Lowering {
       this.fired.add('free-form-as-json-text');
       if (!at.inDefs) this.decoding.jsonText.push(at.path);
       const what = shape && hasType(shape, 'object') ? 'a JSON object' : 'a JSON value';
-      return withNotes({ type: 'string' }, description, [`${what}, written as JSON text`, ...(shape ? freeFormHints(shape) : []), ...notes]);
+      return withNotes({ type: 'string' }, description, [
+        `${what}, written as JSON text`,
+        ...(shape ? freeFormHints(shape) : []),
+        ...notes,
+      ]);
     }
-    const typed: JsonSchema = this.rules.typedNodes ? { type: 'object', ...(this.rules.objectProperties ? { properties: {} } : {}) } : {};
+    const typed: JsonSchema = this.rules.typedNodes
+      ? { type: 'object', ...(this.rules.objectProperties ? { properties: {} } : {}) }
+      : {};
     return withNotes(typed, description, notes);
   }
 }
@@ -407,7 +492,8 @@ function nullable(schema: JsonSchema): JsonSchema {
   const out = { ...schema };
   if (typeof type === 'string') out['type'] = type === 'null' ? type : [type, 'null'];
   else if (Array.isArray(type) && !type.includes('null')) out['type'] = [...type, 'null'];
-  if (Array.isArray(out['enum']) && !(out['enum'] as unknown[]).includes(null)) out['enum'] = [...(out['enum'] as unknown[]), null];
+  if (Array.isArray(out['enum']) && !(out['enum'] as unknown[]).includes(null))
+    out['enum'] = [...(out['enum'] as unknown[]), null];
   if ('const' in out) {
     out['enum'] = [out['const'], null];
     delete out['const'];
@@ -416,13 +502,21 @@ function nullable(schema: JsonSchema): JsonSchema {
 }
 
 function isStructured(node: JsonSchema): boolean {
-  return hasType(node, 'object') || hasType(node, 'array') || node['properties'] !== undefined || node['items'] !== undefined;
+  return (
+    hasType(node, 'object') || hasType(node, 'array') || node['properties'] !== undefined || node['items'] !== undefined
+  );
 }
 
 function isFreeFormObject(node: JsonSchema): boolean {
   const noProperties = node['properties'] === undefined || Object.keys(asSchema(node['properties'])).length === 0;
-  return (node['type'] === undefined && node['enum'] === undefined && node['const'] === undefined && node['properties'] === undefined && node['items'] === undefined)
-    || (hasType(node, 'object') && noProperties && node['additionalProperties'] !== false);
+  return (
+    (node['type'] === undefined &&
+      node['enum'] === undefined &&
+      node['const'] === undefined &&
+      node['properties'] === undefined &&
+      node['items'] === undefined) ||
+    (hasType(node, 'object') && noProperties && node['additionalProperties'] !== false)
+  );
 }
 
 function isObjectLike(node: JsonSchema): boolean {
@@ -430,7 +524,9 @@ function isObjectLike(node: JsonSchema): boolean {
 }
 
 function isNullSchema(node: JsonSchema): boolean {
-  return node['type'] === 'null' || (Array.isArray(node['enum']) && node['enum'].length === 1 && node['enum'][0] === null);
+  return (
+    node['type'] === 'null' || (Array.isArray(node['enum']) && node['enum'].length === 1 && node['enum'][0] === null)
+  );
 }
 
 /** allOf merging: properties and required add up, the first value of any other keyword stays. */
@@ -456,7 +552,12 @@ function inferredType(node: JsonSchema): string {
   if (node['properties'] !== undefined || node['additionalProperties'] !== undefined) return 'object';
   if (node['items'] !== undefined) return 'array';
   if (Array.isArray(node['enum']) && node['enum'].length > 0) return jsonType(node['enum'][0]);
-  if (typeof node['pattern'] === 'string' || typeof node['minLength'] === 'number' || typeof node['format'] === 'string') return 'string';
+  if (
+    typeof node['pattern'] === 'string' ||
+    typeof node['minLength'] === 'number' ||
+    typeof node['format'] === 'string'
+  )
+    return 'string';
   if (typeof node['minimum'] === 'number' || typeof node['maximum'] === 'number') return 'number';
   return 'object';
 }
@@ -474,7 +575,9 @@ export function summary(node: JsonSchema): string {
   if ('const' in node) return compact(node['const']);
   if (Array.isArray(node['enum'])) return (node['enum'] as unknown[]).slice(0, 6).map(compact).join('/');
   if (typeof node['$ref'] === 'string') return defName(node['$ref']) ?? 'object';
-  const type = Array.isArray(node['type']) ? (node['type'] as string[]).join('/') : (node['type'] as string | undefined);
+  const type = Array.isArray(node['type'])
+    ? (node['type'] as string[]).join('/')
+    : (node['type'] as string | undefined);
   if (isObjectLike(node) || type === 'object') {
     const properties = asSchema(node['properties']);
     const required = asStrings(node['required']);
@@ -486,7 +589,8 @@ export function summary(node: JsonSchema): string {
     return keys.length === 0 ? 'object' : `object {${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}}`;
   }
   if (type === 'array') return `array of ${summary(asSchema(node['items']))}`;
-  for (const key of COMBINATORS) if (Array.isArray(node[key])) return (node[key] as unknown[]).map((b) => summary(asSchema(b))).join(' | ');
+  for (const key of COMBINATORS)
+    if (Array.isArray(node[key])) return (node[key] as unknown[]).map((b) => summary(asSchema(b))).join(' | ');
   return type ?? 'any value';
 }
 
@@ -518,7 +622,9 @@ function joinNotes(description: string | undefined, notes: string[]): string | u
 }
 
 function defName(ref: string): string | undefined {
-  return ref.startsWith('#/$defs/') ? decodeURIComponent(ref.slice('#/$defs/'.length)).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+  return ref.startsWith('#/$defs/')
+    ? decodeURIComponent(ref.slice('#/$defs/'.length)).replace(/~1/g, '/').replace(/~0/g, '~')
+    : undefined;
 }
 
 function asSchema(value: unknown): JsonSchema {
@@ -526,7 +632,6 @@ function asSchema(value: unknown): JsonSchema {
   if (value === false) return { not: {} };
   return isPlainObject(value) ? (value as JsonSchema) : {};
 }
-
 
 function asStrings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

@@ -14,7 +14,12 @@ export async function main(create: CreateForMain, argv: readonly string[] = proc
     process.stderr.write(`${USAGE}\n`);
     return;
   }
-  const server = await create({ http: { ...(flags.port !== undefined ? { port: flags.port } : {}), ...(flags.host !== undefined ? { host: flags.host } : {}) } });
+  const server = await create({
+    http: {
+      ...(flags.port !== undefined ? { port: flags.port } : {}),
+      ...(flags.host !== undefined ? { host: flags.host } : {}),
+    },
+  });
   if (flags.http) await server.listen();
   else await server.serveStdio();
 }
@@ -30,7 +35,9 @@ export function parseFlags(argv: readonly string[]): Flags {
   const flags: Flags = { http: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => inline ?? argv[++i];
     if (name === '--http') flags.http = true;
     else if (name === '--help' || name === '-h') flags.help = true;

@@ -21,9 +21,23 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'What you want to do, in plain words, e.g. "close an issue" or "list pull requests of a repository". Leave out to browse the groups.' },
-          group: { type: 'string', description: 'A group name from the list without a query: lists its operations (with a query, searches only them).' },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Most results a search returns.' },
+          query: {
+            type: 'string',
+            description:
+              'What you want to do, in plain words, e.g. "close an issue" or "list pull requests of a repository". Leave out to browse the groups.',
+          },
+          group: {
+            type: 'string',
+            description:
+              'A group name from the list without a query: lists its operations (with a query, searches only them).',
+          },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_LIMIT,
+            default: DEFAULT_LIMIT,
+            description: 'Most results a search returns.',
+          },
         },
         additionalProperties: false,
       },
@@ -49,7 +63,7 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
         type: 'object',
         properties: {
           name: { type: 'string', minLength: 1, description: 'Operation name.' },
-          arguments: { type: 'object', description: 'The operation\'s arguments.', default: {} },
+          arguments: { type: 'object', description: "The operation's arguments.", default: {} },
         },
         required: ['name'],
         additionalProperties: false,
@@ -60,6 +74,7 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
 }
 
 export function metaInstructions(mode: 'dynamic' | 'hybrid', core: readonly string[] = []): string {
-  const direct = mode === 'hybrid' && core.length > 0 ? `The most used operations are direct tools: ${core.join(', ')}. ` : '';
+  const direct =
+    mode === 'hybrid' && core.length > 0 ? `The most used operations are direct tools: ${core.join(', ')}. ` : '';
   return `${direct}Every other operation: find it with ${SEARCH_TOOL} (a query in plain words; no query lists the groups of operations to browse), read its arguments with ${DESCRIBE_TOOL}, run it with ${CALL_TOOL}.`;
 }

@@ -34,7 +34,10 @@ export function secretForms(secrets: readonly string[]): string[] {
  */
 const serverForms = new WeakMap<object, WeakMap<object, { secrets: Set<string>; forms: string[] }>>();
 
-function serverSecretForms(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): { secrets: Set<string>; forms: string[] } {
+function serverSecretForms(
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): { secrets: Set<string>; forms: string[] } {
   // Keyed by the environment and by the catalog's schemes (which name the variables that hold secrets).
   let byCatalog = serverForms.get(env);
   if (!byCatalog) serverForms.set(env, (byCatalog = new WeakMap()));
@@ -48,7 +51,10 @@ function serverSecretForms(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJ
 }
 
 /** What the server's log redacts: its own secrets, in every form (see serverSecretForms). */
-export function serverRedactionForms(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): readonly string[] {
+export function serverRedactionForms(
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): readonly string[] {
   return serverSecretForms(catalog, env).forms;
 }
 
@@ -60,7 +66,12 @@ function redactableForms(secrets: readonly string[]): string[] {
  * Redacts a tool result with the server's secrets (from `env`) and those the call sent (`sent`). The common
  * case, a call that sent only configured secrets, reuses the server's precomputed forms.
  */
-export function redactCallResult(result: ToolResult, sent: readonly string[], catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): ToolResult {
+export function redactCallResult(
+  result: ToolResult,
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): ToolResult {
   const server = serverSecretForms(catalog, env);
   const extra = sent.filter((secret) => !server.secrets.has(secret));
   const forms = extra.length === 0 ? server.forms : redactableForms([...extra, ...server.secrets]);
@@ -76,19 +87,26 @@ function redactWithForms(result: ToolResult, forms: readonly string[]): ToolResu
   // Most results hold no secret: checking first spares a copy of every string and object in them.
   if (forms.length === 0 || !resultContainsAny(result, forms)) return result;
   const content = result.content.map((c) => redactContent(c, forms));
-  const structured = result.structuredContent === undefined ? undefined : (redactValue(result.structuredContent, forms) as Record<string, unknown>);
+  const structured =
+    result.structuredContent === undefined
+      ? undefined
+      : (redactValue(result.structuredContent, forms) as Record<string, unknown>);
   return { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) };
 }
 
 function resultContainsAny(result: ToolResult, forms: readonly string[]): boolean {
-  return result.content.some((c) => c.type === 'text' && containsAny(c.text, forms)) || valueContainsAny(result.structuredContent, forms);
+  return (
+    result.content.some((c) => c.type === 'text' && containsAny(c.text, forms)) ||
+    valueContainsAny(result.structuredContent, forms)
+  );
 }
 
 function valueContainsAny(value: unknown, forms: readonly string[]): boolean {
   if (typeof value === 'string') return containsAny(value, forms);
   if (Array.isArray(value)) return value.some((v) => valueContainsAny(v, forms));
   if (typeof value === 'object' && value !== null) {
-    for (const [key, v] of Object.entries(value)) if (containsAny(key, forms) || valueContainsAny(v, forms)) return true;
+    for (const [key, v] of Object.entries(value))
+      if (containsAny(key, forms) || valueContainsAny(v, forms)) return true;
   }
   return false;
 }

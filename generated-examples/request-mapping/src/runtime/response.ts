@@ -175,6 +175,7 @@ function looksLikeText(bytes: Uint8Array, truncated: boolean): boolean {
   } catch {
     return false;
   }
+  // eslint-disable-next-line no-control-regex -- control characters are what tells binary from text
   return !/[\u0000-\u0008\u000E-\u001A\u001C-\u001F]/.test(text);
 }
 
@@ -197,7 +198,12 @@ function errorHeading(res: UpstreamResponse, opts: ResponseOptions): string {
 }
 
 /** The heading, then the start of the body. Never structuredContent. */
-function errorResponseResult(res: UpstreamResponse, body: CappedBody, contentType: string, heading: string): ToolResult {
+function errorResponseResult(
+  res: UpstreamResponse,
+  body: CappedBody,
+  contentType: string,
+  heading: string,
+): ToolResult {
   if (body.bytes.byteLength === 0) return errorResult(heading);
   const essence = essenceOf(contentType);
   const textual =
@@ -283,4 +289,3 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
-

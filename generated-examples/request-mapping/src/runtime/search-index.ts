@@ -85,7 +85,14 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
     return terms;
   };
   const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
-  return { format: 4, fields: FIELDS, documents, bridge: bridgeFor(vocabulary), operations: docs.map((d) => d.operation), groups: [...groups] };
+  return {
+    format: 4,
+    fields: FIELDS,
+    documents,
+    bridge: bridgeFor(vocabulary),
+    operations: docs.map((d) => d.operation),
+    groups: [...groups],
+  };
 }
 
 /**
@@ -114,7 +121,8 @@ function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
     }
   }
   const update = analyze('update');
-  for (const head of STATE_CHANGES) for (const verb of [head, ...(ACTION_SYNONYMS[head] ?? [])]) relate(analyze(verb), update, STATE_CHANGE_WEIGHT);
+  for (const head of STATE_CHANGES)
+    for (const verb of [head, ...(ACTION_SYNONYMS[head] ?? [])]) relate(analyze(verb), update, STATE_CHANGE_WEIGHT);
   for (const set of THING_SYNONYMS) {
     const termsOf = set.map((entry) => analyze(entry));
     for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to, 1);

@@ -54,7 +54,9 @@ function splitLayout(bytes: Buffer): { header: CatalogHeader; tools: ToolTable }
   if (close < first - 1) return undefined;
   let header: CatalogHeader & { tools?: unknown };
   try {
-    header = JSON.parse(`${decodeData(bytes.subarray(0, open + 1))}"tools":[]${decodeData(bytes.subarray(close + 2))}`) as CatalogHeader & { tools?: unknown };
+    header = JSON.parse(
+      `${decodeData(bytes.subarray(0, open + 1))}"tools":[]${decodeData(bytes.subarray(close + 2))}`,
+    ) as CatalogHeader & { tools?: unknown };
   } catch {
     return undefined;
   }
@@ -130,7 +132,8 @@ function lineReader(bytes: Buffer, lines: ToolLines, close: number): (index: num
   let blockTo = 0;
   return (i) => {
     const range = lines.range(i);
-    if (range === undefined) throw new Error(`catalog.json names more tools than it has lines for: regenerate the server`);
+    if (range === undefined)
+      throw new Error(`catalog.json names more tools than it has lines for: regenerate the server`);
     const [from, to] = range;
     if (from < blockFrom || to > blockTo) {
       const blockEnd = Math.max(to, Math.min(from + BLOCK_BYTES, close));
@@ -159,7 +162,9 @@ function lazyTable(names: string[], lineText: (index: number) => string): ToolTa
         const line = lineText(i);
         tool = JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as CatalogTool;
         if (tool.name !== names[i]) {
-          throw new Error(`catalog.json lists tool ${i + 1} as "${names[i]}" but its line is "${tool.name}": regenerate the server`);
+          throw new Error(
+            `catalog.json lists tool ${i + 1} as "${names[i]}" but its line is "${tool.name}": regenerate the server`,
+          );
         }
         parsed[i] = tool;
       }
