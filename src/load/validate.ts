@@ -15,7 +15,22 @@ import { schemaErrors } from './schema-validation.js';
 const MAX_VALIDATION_DIAGNOSTICS = 200;
 
 export async function validationDiagnostics(document: Record<string, unknown>): Promise<Diagnostic[]> {
-  const lines = schemaErrors(document);
+  let lines: string[];
+  try {
+    lines = schemaErrors(document);
+  } catch (error) {
+    // Ajv's compiled validators recurse once per level of the document: a document nested thousands of levels
+    // deep overflows the stack. The rest of the pipeline bounds its own walks, so generation goes on unvalidated.
+    if (!(error instanceof RangeError)) throw error;
+    return [
+      {
+        code: 'OTM_SPEC_INVALID',
+        severity: 'warning',
+        pointer: '#',
+        message: `the document nests too deeply to be validated (${error.message}); it was not validated`,
+      },
+    ];
+  }
   if (lines.length > 0) return asDiagnostics(lines);
   if (!document['swagger']) return [];
   try {

@@ -147,3 +147,26 @@ describe('Swagger 2.0 rules beyond its schema', () => {
     ).toEqual([]);
   });
 });
+
+describe('a document nested too deeply to validate', () => {
+  it('is one warning, not a crash: generation goes on unvalidated', async () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) schema = { type: 'object', properties: { next: schema } };
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'deep', version: '1' },
+      paths: {
+        '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } },
+      },
+    };
+    const diagnostics = await validationDiagnostics(document);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'OTM_SPEC_INVALID',
+        severity: 'warning',
+        pointer: '#',
+        message: expect.stringMatching(/nests too deeply/),
+      }),
+    ]);
+  });
+});
