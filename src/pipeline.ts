@@ -1,6 +1,6 @@
 /**
- * The only place that knows the stage order: load → normalize → map to tools → emit → format (while the spec
- * is validated) → write. Diagnostics are collected from every stage; the project is written only when none is
+ * The only place that knows the stage order: load → normalize → map to tools → emit → format → write, with
+ * the spec validated beside them. Diagnostics are collected from every stage; the project is written only when none is
  * an error.
  */
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
@@ -70,10 +70,10 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
 }
 
 /**
- * The stages in order, with two things beside them: the helper thread builds the structure of src/tools.ts,
- * formats the files and counts tokens, and the spec is validated on this thread while the helper formats. Validation comes
- * after emit, so it must see the document as loaded: no stage changes it. Its warnings are joined right after
- * the load's, before anything is written, in the order they would have had if validation had run first.
+ * The stages in order, with the helper thread beside them: it validates the spec from the end of the load (on
+ * its own copy) while this thread normalizes, maps and emits, then builds the search index, formats the files
+ * and counts tokens. The validation warnings are joined right after the load's, before anything is written, in
+ * the order they would have had if validation had run first.
  */
 async function generateWith(options: ResolvedOptions, write: boolean): Promise<GenerateResult> {
   const timer = stageTimer();

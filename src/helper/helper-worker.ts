@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { formatSources, warmUpPrettier, type SourceToFormat } from '../format/prettier.js';
 import { searchIndexText, type SearchIndexInput } from '../emit/tool-modes.js';
 import { countListTokens } from '../report/tokens.js';
+import { validationDiagnostics } from '../load/validate.js';
 import type { HelperRequest, HelperResponse, HelperTask } from './helper.js';
 
 // Loaded now, in the order they are needed, while the main thread reads the spec; requests wait for them.
@@ -15,6 +16,7 @@ const TASKS: Record<HelperTask, (input: never) => Promise<unknown>> = {
   countTokens: (input: string) => countListTokens(input),
   format: (input: SourceToFormat[]) => formatSources(input),
   searchIndexFile: async (input: SearchIndexInput) => searchIndexText(input),
+  validate: (input: Record<string, unknown>) => validationDiagnostics(input),
 };
 
 parentPort?.on('message', (request: HelperRequest) => {

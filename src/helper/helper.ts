@@ -1,8 +1,8 @@
 /**
  * The helper thread: a worker that loads the heaviest modules of a generation, prettier and the o200k_base
- * tokenizer, while the main thread reads and maps the spec, then builds the search index, formats the
- * generated files and counts the tools/list tokens when asked (the main thread emits and validates the spec
- * meanwhile). The main thread never loads any of them.
+ * tokenizer, and validates the spec while the main thread maps it, then builds the search index, formats the
+ * generated files and counts the tools/list tokens when asked. The main thread never loads any of them, nor
+ * the schema validator.
  *
  * A generation holds a lease on it (`leaseHelper`) from its start, so the modules load at once; the worker
  * outlives a lease by a few seconds, so back-to-back generations in one process reuse it, and never keeps the
@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-export type HelperTask = 'countTokens' | 'format' | 'searchIndexFile';
+export type HelperTask = 'countTokens' | 'format' | 'searchIndexFile' | 'validate';
 
 export interface HelperRequest {
   id: number;

@@ -6,7 +6,7 @@
 import type { Diagnostic, Diagnostics } from '../diagnostics/diagnostics.js';
 import type { SpecDialect } from '../ir/types.js';
 import { readDocument, unsupportedVersion } from './read-document.js';
-import { validationDiagnostics } from './validate.js';
+import { startValidation } from './validate.js';
 
 export interface LoadedSpec {
   document: Record<string, unknown>;
@@ -21,7 +21,7 @@ export interface LoadOptions {
 
 export interface StartedLoad {
   loaded: LoadedSpec;
-  /** The validation warnings (none when not validating); the document must still be as loaded. */
+  /** The validation warnings (none when not validating), checked on the document as loaded. */
   validate(): Promise<Diagnostic[]>;
 }
 
@@ -32,12 +32,13 @@ export async function loadSpec(input: string, diags: Diagnostics, options: LoadO
   return loaded;
 }
 
-/** Loads the document, leaving validation for later (the pipeline validates while the helper thread formats). */
+/** Loads the document and starts validating it, on the helper thread while the later stages run (validate.ts). */
 export async function startLoad(input: string, diags: Diagnostics, options: LoadOptions): Promise<StartedLoad> {
   const document = await readDocument(input, diags);
   const dialect = detectDialect(document);
   const loaded = /^https?:\/\//i.test(input) ? { document, dialect, sourceUrl: input } : { document, dialect };
-  return { loaded, validate: async () => (options.validate ? validationDiagnostics(document) : []) };
+  const validation = options.validate ? startValidation(document) : Promise.resolve([]);
+  return { loaded, validate: () => validation };
 }
 
 function detectDialect(document: Record<string, unknown>): SpecDialect {

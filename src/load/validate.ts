@@ -9,10 +9,26 @@
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Diagnostic } from '../diagnostics/diagnostics.js';
+import { runTask } from '../helper/helper.js';
 import { errorMessage, firstLine } from './read-document.js';
 import { schemaErrors } from './schema-validation.js';
 
 const MAX_VALIDATION_DIAGNOSTICS = 200;
+
+/**
+ * Validates on the helper thread, which has nothing else to do while this one normalizes, maps and emits
+ * (GitHub's document takes most of a second to check); without a leased helper, here. The promise never
+ * rejects unhandled: the caller awaits it after emit, or not at all when an earlier stage failed.
+ */
+export function startValidation(document: Record<string, unknown>): Promise<Diagnostic[]> {
+  const pending = runTask('validate', document, () => validationDiagnostics(document)).catch((error: unknown) => {
+    // Copying the document to the helper recurses once per level, as Ajv does: too deep for one is too deep for both.
+    if (error instanceof RangeError) return [nestsTooDeeply(error)];
+    throw error;
+  });
+  pending.catch(() => undefined);
+  return pending;
+}
 
 export async function validationDiagnostics(document: Record<string, unknown>): Promise<Diagnostic[]> {
   let lines: string[];
@@ -22,14 +38,7 @@ export async function validationDiagnostics(document: Record<string, unknown>): 
     // Ajv's compiled validators recurse once per level of the document: a document nested thousands of levels
     // deep overflows the stack. The rest of the pipeline bounds its own walks, so generation goes on unvalidated.
     if (!(error instanceof RangeError)) throw error;
-    return [
-      {
-        code: 'OTM_SPEC_INVALID',
-        severity: 'warning',
-        pointer: '#',
-        message: `the document nests too deeply to be validated (${error.message}); it was not validated`,
-      },
-    ];
+    return [nestsTooDeeply(error)];
   }
   if (lines.length > 0) return asDiagnostics(lines);
   if (!document['swagger']) return [];
@@ -39,6 +48,15 @@ export async function validationDiagnostics(document: Record<string, unknown>): 
   } catch (error) {
     return asDiagnostics(errorMessage(error).split('\n'));
   }
+}
+
+function nestsTooDeeply(error: RangeError): Diagnostic {
+  return {
+    code: 'OTM_SPEC_INVALID',
+    severity: 'warning',
+    pointer: '#',
+    message: `the document nests too deeply to be validated (${error.message}); it was not validated`,
+  };
 }
 
 /** One warning per `#/pointer message` line; a message without pointers is one warning at the root. */

@@ -7,12 +7,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { searchIndexText } from '../../src/emit/tool-modes.js';
 import { formatSources } from '../../src/format/prettier.js';
+import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
+import { loadSpec } from '../../src/load/load-spec.js';
+import { validationDiagnostics } from '../../src/load/validate.js';
 import { generate } from '../../src/pipeline.js';
 import { countListTokens } from '../../src/report/tokens.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 
 const DIST = join(REPO_ROOT, 'dist', 'src');
 type HelperModule = typeof import('../../src/helper/helper.js');
+type ValidateModule = typeof import('../../src/load/validate.js');
 type Built = { generate: typeof generate };
 
 describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper thread (built)', () => {
@@ -48,6 +52,12 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
       expect(await onHelper('searchIndexFile', input)).toBe(searchIndexText(input));
       const text = JSON.stringify({ tools: entries, special: '<|endoftext|>' });
       expect(await onHelper('countTokens', text)).toBe(await countListTokens(text));
+      for (const fixture of ['invalid/spec-invalid.yaml', 'specs/features/swagger2.json']) {
+        const { document } = await loadSpec(join(REPO_ROOT, 'fixtures', fixture), new Diagnostics(), {
+          validate: false,
+        });
+        expect(await onHelper('validate', document), fixture).toEqual(await validationDiagnostics(document));
+      }
       // A task that fails on the helper is an error here, not work done again on this thread.
       await expect(onHelper('format', [['const = ;', 'typescript']])).rejects.toThrow(/SyntaxError|Unexpected/);
     } finally {
@@ -56,15 +66,40 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
     await expect(onHelper('countTokens', 'no lease: this thread')).rejects.toThrow('ran on the main thread');
   });
 
-  it('changes nothing in what is generated', async () => {
-    const built = (await import(join(DIST, 'index.js'))) as Built;
-    const spec = join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml');
-    const [viaHelper, here] = await Promise.all([
-      built.generate({ spec, write: false }),
-      generate({ spec, write: false }),
-    ]);
-    expect(viaHelper.files).toEqual(here.files);
-    expect(viaHelper.summary).toEqual(here.summary);
-    expect(viaHelper.diagnostics).toEqual(here.diagnostics);
+  it.each(['specs/petstore.yaml', 'invalid/spec-invalid.yaml'])(
+    'changes nothing in what is generated, nor in the diagnostics and their order (%s)',
+    async (fixture) => {
+      const built = (await import(join(DIST, 'index.js'))) as Built;
+      const spec = join(REPO_ROOT, 'fixtures', fixture);
+      const [viaHelper, here] = await Promise.all([
+        built.generate({ spec, write: false }),
+        generate({ spec, write: false }),
+      ]);
+      expect(viaHelper.files).toEqual(here.files);
+      expect(viaHelper.summary).toEqual(here.summary);
+      expect(viaHelper.diagnostics).toEqual(here.diagnostics);
+      if (fixture.startsWith('invalid/')) expect(here.diagnostics.map((d) => d.code)).toContain('OTM_SPEC_INVALID');
+    },
+  );
+
+  it('reports a document too deep to copy to the helper as too deep to validate', async () => {
+    const { startValidation } = (await import(join(DIST, 'load', 'validate.js'))) as ValidateModule;
+    const { leaseHelper } = (await import(join(DIST, 'helper', 'helper.js'))) as HelperModule;
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 200_000; i++) schema = { properties: { next: schema } };
+    const lease = leaseHelper();
+    try {
+      expect(
+        await startValidation({ openapi: '3.0.3', info: { title: 'deep', version: '1' }, paths: {}, schema }),
+      ).toEqual([
+        expect.objectContaining({
+          code: 'OTM_SPEC_INVALID',
+          pointer: '#',
+          message: expect.stringMatching(/nests too deeply/),
+        }),
+      ]);
+    } finally {
+      lease.release();
+    }
   });
 });
