@@ -254,8 +254,27 @@ class Execution {
     return deferred.handle;
   }
 
-  /** Runs what became ready inside; a program that can no longer make progress has ended without a result. */
+  /**
+   * Runs what became ready inside; a program that can no longer make progress has ended without a result.
+   * Called from the settling of an API call, so nothing may escape it: a failure of the engine itself ends the
+   * program, and the module is loaded again for the next one.
+   */
   private pump(): void {
+    try {
+      this.runJobs();
+    } catch (error) {
+      quickJs = undefined;
+      this.finish(
+        this.failed({
+          kind: 'runtime',
+          name: 'InternalError',
+          message: `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      );
+    }
+  }
+
+  private runJobs(): void {
     if (this.ended) return;
     this.computing = Date.now();
     const jobs = this.runtime.executePendingJobs(-1);
