@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, printTable } from './mcp-harness.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SPECS = join(REPO, '..', 'shared', 'specs');
@@ -319,19 +320,4 @@ function pairedRatioRows(label, ours, floor, target) {
       ratio <= target ? `ok (≤ ${target}×)` : `over ${target}×`,
     ],
   ];
-}
-
-/** The middle value (of an odd count; the upper middle of an even one). */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function printTable(header, rows) {
-  const all = [header, ...rows].map((r) => r.map(String));
-  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  for (const [i, row] of all.entries()) {
-    console.log(row.map((cell, j) => cell.padEnd(widths[j])).join('  '));
-    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
 }

@@ -95,3 +95,19 @@ export function positiveInt(raw, fallback) {
   const n = Number(raw);
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
+
+/** The middle value (of an odd count; the upper middle of an even one). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** A plain-text table on stdout: the header, a rule, then the rows, columns padded. */
+export function printTable(header, rows) {
+  const all = [header, ...rows].map((r) => r.map(String));
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  for (const [i, row] of all.entries()) {
+    console.log(row.map((cell, j) => cell.padEnd(widths[j])).join('  '));
+    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}

@@ -44,9 +44,9 @@ async function run(argv: string[]): Promise<number> {
       describe: 'validate the spec (problems are warnings); --no-validate skips it',
     })
     .option('tool-mode', {
-      choices: ['all', 'dynamic', 'hybrid'] as const,
+      choices: ['all', 'dynamic', 'hybrid', 'code'] as const,
       describe:
-        'all: a tool per operation; dynamic: search/describe/call meta-tools; hybrid: core tools + meta-tools. Default: all up to 128 tools and 400 kB of tool list, else hybrid (also when a core is named)',
+        'all: a tool per operation; dynamic: search/describe/call meta-tools; hybrid: core tools + meta-tools; code: search + execute (programs calling api.*). Default: all up to 128 tools and 400 kB of tool list, else hybrid (also when a core is named)',
     })
     .option('core', {
       type: 'string',

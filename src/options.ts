@@ -63,7 +63,7 @@ export const DEFAULT_OPTIONS: Omit<ResolvedOptions, 'spec'> = {
   coreTags: [],
   callerCredentials: { mode: 'off' },
 };
-const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid'];
+const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid', 'code'];
 
 export function resolveOptions(user: UserOptions): ResolvedOptions {
   const problems: string[] = [];

@@ -100,7 +100,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   );
   const { tools, skipped } = applyConfig(api, mapped, config, stageDiags);
   timer('config');
-  const planned = await planProject(api, tools, options, names, config?.config.publish);
+  const planned = await planProject(api, tools, options, names, config?.config.publish, config?.config.codeMode);
   timer('emit');
   if (!planned.catalog.baseUrl) {
     stageDiags.warn(

@@ -100,11 +100,37 @@ function checkShape(raw: unknown): ShapeProblem[] {
       for (const [id, override] of Object.entries(value)) checkOverride(override, `/tools/${escapeToken(id)}`, problem);
     } else if (key === 'publish') {
       checkPublish(value, problem);
+    } else if (key === 'codeMode') {
+      checkCodeMode(value, problem);
     } else {
-      problem(`/${escapeToken(key)}`, `unknown key ${key} (expected include, exclude, tools, publish)`);
+      problem(`/${escapeToken(key)}`, `unknown key ${key} (expected include, exclude, tools, publish, codeMode)`);
     }
   }
   return problems;
+}
+
+const CODE_LIMITS = ['timeoutMs', 'memoryMb', 'maxCalls', 'maxResultBytes'] as const;
+const CODE_ALLOW = ['read', 'write', 'destructive'];
+
+function checkCodeMode(value: unknown, problem: (pointer: string, message: string) => void): void {
+  if (!isPlainObject(value)) {
+    problem('/codeMode', `codeMode must be an object with any of allow, ${CODE_LIMITS.join(', ')}`);
+    return;
+  }
+  for (const [field, v] of Object.entries(value)) {
+    if (field === 'allow') {
+      if (!CODE_ALLOW.includes(v as string))
+        problem('/codeMode/allow', `allow must be one of ${CODE_ALLOW.join(', ')}`);
+    } else if ((CODE_LIMITS as readonly string[]).includes(field)) {
+      if (!Number.isInteger(v) || (v as number) < 1)
+        problem(`/codeMode/${field}`, `${field} must be a positive integer`);
+    } else {
+      problem(
+        `/codeMode/${escapeToken(field)}`,
+        `unknown codeMode field ${field} (expected allow, ${CODE_LIMITS.join(', ')})`,
+      );
+    }
+  }
 }
 
 function checkSelector(selector: unknown, at: string, problem: (pointer: string, message: string) => void): void {

@@ -3,7 +3,7 @@
  * operations become tools, what the model sees of them, and the publishing metadata of the package. It belongs
  * to the user: generation reads it and never writes it.
  */
-import type { ToolAnnotations } from '../../templates/runtime/catalog.js';
+import type { CodeModeConfig, ToolAnnotations } from '../../templates/runtime/catalog.js';
 
 /**
  * Operations matching a selector: within a field any value may match, across fields all must (`{ tags:
@@ -42,6 +42,8 @@ export interface ProjectConfig {
   /** Per-operation overrides, keyed by operationId or `METHOD /path` (`GET /pets/{petId}`). */
   tools?: Record<string, ToolOverride>;
   publish?: PublishConfig;
+  /** Code mode's write policy and limits, baked into the catalog (MCP_CODE_* override them at run time). */
+  codeMode?: CodeModeConfig;
 }
 
 /** A config as read from disk: its content and where it came from (for messages). */

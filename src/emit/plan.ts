@@ -1,12 +1,14 @@
 /** Stage 4: everything the generated project contains, as in-memory files sorted by path. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Catalog } from '../../templates/runtime/catalog.js';
+import type { Catalog, CodeModeConfig } from '../../templates/runtime/catalog.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { ResolvedOptions } from '../options.js';
 import { codePointCompare } from '../util/stable.js';
 import { generatorVersion, packageRoot } from '../util/package-root.js';
 import { buildCatalog, catalogFileText } from './catalog.js';
+import { declarationsFileText } from './declarations.js';
+import { CODE_MODE_DEFAULTS, MAX_COMPUTE_MS } from '../../templates/runtime/code-limits.js';
 import { clientSnippets } from './clients.js';
 import { toolNamesModule } from './code.js';
 import { environmentVariables } from './env-vars.js';
@@ -48,6 +50,7 @@ export async function planProject(
   options: ResolvedOptions,
   names: ProjectNames,
   publish: PublishConfig = {},
+  codeMode?: CodeModeConfig,
 ): Promise<EmitResult> {
   const browse = browseGroups(api, tools);
   const searchIndex = searchIndexFile(api, tools, browse); // on the helper thread, while this one emits and validates
@@ -71,7 +74,7 @@ export async function planProject(
   const toolMode = chooseToolMode(options.toolMode, coreNamed, listed);
   // Always chosen: a server generated in mode all still lists the core to a client whose tool cap it exceeds.
   const core = chooseCore(tools, options.core, options.coreTags);
-  const catalog: Catalog = { ...inModeAll, toolMode: toolMode.mode, core };
+  const catalog: Catalog = { ...inModeAll, toolMode: toolMode.mode, core, ...(codeMode ? { codeMode } : {}) };
   const envVars = environmentVariables(catalog);
   const view = {
     header,
@@ -92,6 +95,7 @@ export async function planProject(
     clients: clientSnippets(packageName, serverKey, envVars),
     publish: publishView(packageName, serverKey, api.title, envVars, publish),
     operationCount: tools.length,
+    codeMode: { ...CODE_MODE_DEFAULTS, ...catalog.codeMode, maxComputeMs: MAX_COMPUTE_MS },
     toolMode: { [toolMode.mode]: true, name: toolMode.mode, reason: toolMode.reason },
     tools: (toolMode.mode === 'all' ? tools : tools.filter((t) => core.includes(t.name))).map(toolRow),
     groups:
@@ -110,6 +114,7 @@ export async function planProject(
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
     { path: 'catalog.json', contents: catalogFileText(catalog) },
+    { path: 'code-declarations.json', contents: declarationsFileText(catalog, tools) },
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
     { path: 'src/server.ts', contents: renderTemplate('src/server.ts.hbs', view) },
     { path: 'src/tools.ts', contents: toolNamesModule(tools, header) },

@@ -7,4 +7,8 @@ export const GENERATED_DEPENDENCIES = {
   /** The operation search (templates/runtime/search.ts): the same versions the generator indexes with. */
   minisearch: '7.2.0',
   stemmer: '2.0.1',
+  /** Code mode: the QuickJS sandbox (templates/runtime/sandbox.ts) and type stripping (strip-types.ts). */
+  quickjsCore: '0.32.0',
+  quickjsVariant: '0.32.0',
+  sucrase: '3.35.1',
 } as const;

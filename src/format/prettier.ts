@@ -18,7 +18,7 @@ export { PRETTIER_CONFIG } from './config.js';
 
 const PARSERS: Array<[RegExp, string]> = [
   [/^src\/runtime\//, ''],
-  [/^(catalog|search-index)\.json$/, ''],
+  [/^(catalog|search-index|code-declarations)\.json$/, ''],
   [/\.ts$/, 'typescript'],
   [/\.json$/, 'json'],
 ];

@@ -71,6 +71,8 @@ export interface OperationModel {
   responseMediaType?: string;
   /** Outline of the success response (see schema/outline.ts); `wrap` when the root is not an object. */
   output?: { schema: JsonSchema; wrap: boolean };
+  /** The success response's shape a few levels deep, for code mode's declarations (schema/result-shape.ts). */
+  resultShape?: JsonSchema;
   /** `undefined` = inherit the global requirement; `[]` = explicitly public. */
   security?: string[][];
   /** JSON pointer of the operation in the source document. */
@@ -145,6 +147,8 @@ export interface ToolModel {
   /** Outline of the success response; `wrapOutput` when results come as `{ result: <value> }`. */
   outputSchema?: JsonSchema;
   wrapOutput?: boolean;
+  /** See OperationModel.resultShape. */
+  resultShape?: JsonSchema;
   annotations: ToolAnnotations;
   request: RequestPlan;
   security?: string[][];

@@ -10,6 +10,7 @@ import { normalizeRequirements } from './security.js';
 import { normalizeServers } from './servers.js';
 import { successMediaType, successResponses, successSchema } from './responses.js';
 import { outlineOutputSchema } from '../schema/outline.js';
+import { resultShape } from '../schema/result-shape.js';
 import { successExample } from './examples.js';
 import { readXMcp } from './x-mcp.js';
 import { reportPathQuery, splitPathQuery, withQueryTemplates, type PathQuery } from './path-query.js';
@@ -90,7 +91,9 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const description = asString(op['description']) ?? asString(pathItem['description']);
   const responseMediaType = successMediaType(ctx, op, pointer);
   const success = successResponses(ctx, op, pointer);
-  const output = outlineOutputSchema(successSchema(ctx, success), (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
+  const successRaw = successSchema(ctx, success);
+  const output = outlineOutputSchema(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
+  const shape = resultShape(successRaw, (s) => ctx.schemas.resolveRaw(s));
   const xMcp = readXMcp(
     { operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer },
     ctx.diags,
@@ -112,6 +115,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(security ? { security } : {}),
     ...(responseMediaType ? { responseMediaType } : {}),
     ...(output ? { output } : {}),
+    ...(shape ? { resultShape: shape } : {}),
     ...(xMcp ? { xMcp } : {}),
     ...(responseExample !== undefined ? { responseExample } : {}),
   });

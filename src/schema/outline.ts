@@ -81,7 +81,8 @@ function propertyOutline(schema: Record<string, unknown> | undefined): JsonSchem
   return {};
 }
 
-function primaryType(schema: Record<string, unknown>): string | undefined {
+/** The schema's type, the first that is not null when it lists several. */
+export function primaryType(schema: Record<string, unknown>): string | undefined {
   const type = convertType(schema['type']);
   if (typeof type === 'string') return type;
   if (Array.isArray(type)) return type.find((t) => t !== 'null');

@@ -61,6 +61,7 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
     ...(op.output && ctx.outputSchemas
       ? { outputSchema: op.output.schema, ...(op.output.wrap ? { wrapOutput: true } : {}) }
       : {}),
+    ...(op.resultShape ? { resultShape: op.resultShape } : {}),
     annotations: annotationsFor(op.method),
     request: requestPlan(op, names.params, names.body),
     ...(security ? { security } : {}),

@@ -4,7 +4,8 @@
  * The runtime reads through `readEnv`; the generator writes the README's table, `.env.example` and
  * `server.json`'s environment list from this table (src/emit/env-vars.ts). Free of SDK imports for that reason.
  */
-import type { CatalogHeader, ToolMode } from './catalog.js';
+import type { CatalogHeader, CodeAllow, ToolMode } from './catalog.js';
+import { CODE_MODE_DEFAULTS } from './code-limits.js';
 import { PROFILE_NAMES } from './profile-names.js';
 
 /**
@@ -60,7 +61,8 @@ function integerAtLeast(raw: string | undefined, min: number): number | undefine
   return Number.isInteger(n) && n >= min ? n : undefined;
 }
 
-const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid'];
+const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid', 'code'];
+const CODE_ALLOW: readonly CodeAllow[] = ['read', 'write', 'destructive'];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** In the order the docs list them (each scheme's credentials come after API_BASE_URL). */
@@ -141,9 +143,46 @@ export const ENV = {
   MCP_TOOL_MODE: variable<ToolMode | undefined>({
     parse: oneOf(TOOL_MODES),
     default: undefined,
-    description: 'all, dynamic or hybrid: overrides the tool mode chosen at generation.',
+    description: 'all, dynamic, hybrid or code: overrides the tool mode chosen at generation.',
     defaultDoc: (c) => c.toolMode,
     example: (c) => c.toolMode,
+  }),
+  // Code mode (README: Tool modes); unset, each takes the value of the generator config's `codeMode`.
+  MCP_CODE_ALLOW: variable<CodeAllow | undefined>({
+    parse: oneOf(CODE_ALLOW),
+    default: undefined,
+    description:
+      'Code mode: which operations `api.*` may call: read (read-only ones), write (also writes that are not destructive) or destructive (every one).',
+    defaultDoc: (c) => c.codeMode?.allow ?? CODE_MODE_DEFAULTS.allow,
+    example: (c) => c.codeMode?.allow ?? CODE_MODE_DEFAULTS.allow,
+  }),
+  MCP_CODE_TIMEOUT_MS: variable<number | undefined>({
+    parse: positiveInt,
+    default: undefined,
+    description: 'Code mode: wall time of one `execute` program in milliseconds, its API calls included.',
+    defaultDoc: (c) => String(c.codeMode?.timeoutMs ?? CODE_MODE_DEFAULTS.timeoutMs),
+    example: (c) => String(c.codeMode?.timeoutMs ?? CODE_MODE_DEFAULTS.timeoutMs),
+  }),
+  MCP_CODE_MEMORY_MB: variable<number | undefined>({
+    parse: positiveInt,
+    default: undefined,
+    description: "Code mode: memory one program's sandbox may allocate, in MiB.",
+    defaultDoc: (c) => String(c.codeMode?.memoryMb ?? CODE_MODE_DEFAULTS.memoryMb),
+    example: (c) => String(c.codeMode?.memoryMb ?? CODE_MODE_DEFAULTS.memoryMb),
+  }),
+  MCP_CODE_MAX_CALLS: variable<number | undefined>({
+    parse: positiveInt,
+    default: undefined,
+    description: 'Code mode: `api.*` calls one program may make.',
+    defaultDoc: (c) => String(c.codeMode?.maxCalls ?? CODE_MODE_DEFAULTS.maxCalls),
+    example: (c) => String(c.codeMode?.maxCalls ?? CODE_MODE_DEFAULTS.maxCalls),
+  }),
+  MCP_CODE_MAX_RESULT_BYTES: variable<number | undefined>({
+    parse: positiveInt,
+    default: undefined,
+    description: 'Code mode: bytes of what a program returns (and logs) before truncation.',
+    defaultDoc: (c) => String(c.codeMode?.maxResultBytes ?? CODE_MODE_DEFAULTS.maxResultBytes),
+    example: (c) => String(c.codeMode?.maxResultBytes ?? CODE_MODE_DEFAULTS.maxResultBytes),
   }),
   MCP_CLIENT_PROFILE: variable({
     parse: trimmed,

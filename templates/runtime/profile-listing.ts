@@ -33,7 +33,7 @@ export function profileMode(
   profile: ClientProfile,
 ): { mode: ToolMode; listing: ModeListing; capped: boolean } {
   const listing = modeListing(catalog, names, mode);
-  if (listing.direct.length + listing.meta.length <= profile.maxTools || mode === 'dynamic')
+  if (listing.direct.length + listing.meta.length <= profile.maxTools || mode === 'dynamic' || mode === 'code')
     return { mode, listing, capped: false };
   return { mode: 'hybrid', listing: modeListing(catalog, names, 'hybrid'), capped: true };
 }

@@ -10,6 +10,9 @@ import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '
 import type { ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
+import { CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
+import type { CodeSettings } from './code-limits.js';
+import type { DeclarationsFile } from './code-mode.js';
 import type { ListedTool } from './listing.js';
 import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
@@ -37,6 +40,8 @@ export interface ServeOptions {
   profiles?: ProfileChoice;
   /** The owner's own tools, resources and prompts (extensions.ts). */
   extensions?: ServedExtensions;
+  /** Code mode's limits and write policy, and its declarations file (read on the first search). */
+  code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile> };
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
@@ -93,6 +98,16 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         return errorResult(
           `Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`,
         );
+      if (meta && options.code && CODE_TOOL_NAMES.includes(name)) {
+        const { handleCodeTool } = await import('./code-mode.js');
+        return handleCodeTool(name, args, {
+          registry: deps.registry,
+          search: options.searchIndex,
+          ...options.code,
+          callOperation: (tool, operationArgs, signal) => callTool(deps, tool, operationArgs, signal, callerHeaders),
+          signal: ctx.mcpReq.signal,
+        });
+      }
       if (meta) {
         return handleMetaTool(name, args, {
           registry: deps.registry,
@@ -147,6 +162,7 @@ function extensionContext(deps: CallDeps, ctx: RequestContext): ExtensionContext
  * instead (profile-listing.ts), so the instructions say how to use them when they are there.
  */
 function instructionsFor(base: string, mode: ToolMode, tools: number, core: readonly string[]): string {
+  if (mode === 'code') return `${base}\n\n${codeInstructions()}`;
   if (mode !== 'all') return `${base}\n\n${metaInstructions(mode, core)}`;
   if (tools <= SMALLEST_TOOL_CAP) return base;
   return `${base}\n\nIf ${SEARCH_TOOL} is among your tools: ${metaInstructions('hybrid', core)}`;
@@ -179,7 +195,8 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
   const names = deps.registry.names();
   const { listing } = profileMode(deps.registry.catalog, names, options.mode, profile);
   const { direct, meta } = listing;
-  const metaByName = new Map(meta.filter((t) => META_TOOL_NAMES.includes(t.name)).map((t) => [t.name, t]));
+  const served = [...META_TOOL_NAMES, ...CODE_TOOL_NAMES];
+  const metaByName = new Map(meta.filter((t) => served.includes(t.name)).map((t) => [t.name, t]));
   const extraTools = listedExtraTools(options.extensions ?? NO_EXTENSIONS);
   const entries: PageEntry[] = [
     ...direct.map((index) => ({ index })),

@@ -178,6 +178,7 @@ describe('loadProjectConfig', () => {
         include: { methods: ['fetch'] },
         tools: { a: { name: 1 } },
         publish: { mcpName: 'nope' },
+        codeMode: { allow: 'everything', timeoutMs: 0, memory: 8 },
       }),
     );
     const diags = new Diagnostics();
@@ -187,6 +188,9 @@ describe('loadProjectConfig', () => {
       'c.json#/include/methods/0',
       'c.json#/tools/a/name',
       'c.json#/publish/mcpName',
+      'c.json#/codeMode/allow',
+      'c.json#/codeMode/timeoutMs',
+      'c.json#/codeMode/memory',
     ]);
     const missing = new Diagnostics();
     expect(await loadProjectConfig({ explicit: 'nope.json', outDir: dir, cwd: dir }, missing)).toBeUndefined();

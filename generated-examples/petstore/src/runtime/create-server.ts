@@ -24,6 +24,7 @@ import { ToolRegistry } from './tools.js';
 import { startStdio } from './stdio.js';
 import type { UpstreamAuth } from './upstream-auth.js';
 import type { CallDeps } from './call-tool.js';
+import type { DeclarationsFile } from './code-mode.js';
 
 export interface CreateServerOptions extends Extensions {
   /** The project's catalog.json (search-index.json is read beside it). */
@@ -93,6 +94,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
     pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'),
     profiles,
     extensions,
+    ...(mode === 'code' ? { code: await codeModeOptions(env, catalog, catalogUrl) } : {}),
   };
   log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
 
@@ -157,6 +159,19 @@ function describeCallerCredentials(
       'the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint',
     );
   }
+}
+
+/** Code mode's settings, and its declarations file (code-declarations.json beside the catalog), read on first use. */
+async function codeModeOptions(
+  env: NodeJS.ProcessEnv,
+  catalog: CatalogHeader,
+  catalogUrl: URL,
+): Promise<NonNullable<ServeOptions['code']>> {
+  const { readCodeSettings } = await import('./code-mode.js');
+  return {
+    settings: readCodeSettings(env, catalog),
+    declarations: lazy(async () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl))),
+  };
 }
 
 function lazy<T>(load: () => T): () => T {

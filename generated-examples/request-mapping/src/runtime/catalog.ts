@@ -145,8 +145,24 @@ export interface CallerCredentialsConfig {
  * - all: one tool per operation.
  * - dynamic: only the meta-tools (search, describe, call); every operation is reached through them.
  * - hybrid: the `core` operations as direct tools, plus the meta-tools for the rest.
+ * - code: `search` (TypeScript declarations of operations) and `execute` (a program calling them as `api.*`).
  */
-export type ToolMode = 'all' | 'dynamic' | 'hybrid';
+export type ToolMode = 'all' | 'dynamic' | 'hybrid' | 'code';
+
+/**
+ * Code mode's write policy: which operations a program may call, by their annotations. `read`: read-only
+ * ones; `write`: also writes that are not destructive; `destructive`: every operation.
+ */
+export type CodeAllow = 'read' | 'write' | 'destructive';
+
+/** Code mode's policy and limits chosen at generation (the config's `codeMode`); MCP_CODE_* override them. */
+export interface CodeModeConfig {
+  allow?: CodeAllow;
+  timeoutMs?: number;
+  memoryMb?: number;
+  maxCalls?: number;
+  maxResultBytes?: number;
+}
 
 export interface Catalog {
   /** Bumped when the shape of this file changes. */
@@ -176,6 +192,8 @@ export interface Catalog {
   securitySchemes: CatalogSecurityScheme[];
   /** Chosen at generation (--caller-credentials); MCP_CALLER_CREDENTIALS overrides it. Absent: off. */
   callerCredentials?: CallerCredentialsConfig;
+  /** Code mode's policy and limits from the generator config; absent: the defaults. */
+  codeMode?: CodeModeConfig;
 }
 
 /** The catalog without its tools: what the server parses at start-up. */

@@ -3,6 +3,7 @@
  * to report the tool surface it produces, and the SDK is not one of the generator's dependencies.
  */
 import type { Catalog, CatalogTool, JsonSchema, ToolMode } from './catalog.js';
+import { codeToolDefinitions } from './code-definitions.js';
 import { metaToolDefinitions } from './meta-definitions.js';
 
 /** A type rather than an interface, so that it is assignable to the SDK's Tool (which has an index signature). */
@@ -47,14 +48,19 @@ export interface ModeListing {
   meta: ListedTool[];
 }
 
-/** The tools/list of a mode: every operation; only the meta-tools; or the core operations plus them. */
+/**
+ * The tools/list of a mode: every operation; only the meta-tools; the core operations plus them; or code
+ * mode's search and execute.
+ */
 export function modeListing(
   catalog: Pick<Catalog, 'core' | 'server'>,
   names: readonly string[],
   mode: ToolMode,
 ): ModeListing {
   if (mode === 'all') return { direct: names.map((_, i) => i), meta: [] };
-  const meta = metaToolDefinitions(catalog.server.title.replace(/ \(MCP\)$/, ''), names.length);
+  const apiTitle = catalog.server.title.replace(/ \(MCP\)$/, '');
+  if (mode === 'code') return { direct: [], meta: codeToolDefinitions(apiTitle, names.length) };
+  const meta = metaToolDefinitions(apiTitle, names.length);
   if (mode === 'dynamic') return { direct: [], meta };
   const core = new Set(catalog.core);
   return { direct: names.flatMap((name, i) => (core.has(name) ? [i] : [])), meta };

@@ -197,6 +197,12 @@ function errorHeading(res: UpstreamResponse, opts: ResponseOptions): string {
   return opts.errorNote ? `${heading} (${opts.errorNote})` : heading;
 }
 
+/** The HTTP status an error result's heading names (`HTTP 404 Not Found from …`), if it names one. */
+export function errorStatus(text: string): number | undefined {
+  const match = /^HTTP (\d{3})\b/.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** The heading, then the start of the body. Never structuredContent. */
 function errorResponseResult(
   res: UpstreamResponse,

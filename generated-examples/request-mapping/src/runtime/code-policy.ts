@@ -1,0 +1,29 @@
+/**
+ * Code mode's write policy: the one place that decides whether a program's `api.*` call may run. It reads
+ * the operation's annotations (readOnlyHint, destructiveHint) against the allowed level; a call it refuses
+ * never reaches the request mapping. Confirmation of destructive calls by the client (elicitation) belongs
+ * here too, as a further answer beside allowed and refused.
+ */
+import type { CatalogTool, CodeAllow } from './catalog.js';
+
+export type CallDecision = { allowed: true } | { allowed: false; reason: string };
+
+export type OperationKind = 'read' | 'write' | 'destructive';
+
+/** What an operation does, by its annotations: unmarked operations count as writes. */
+export function operationKind(tool: Pick<CatalogTool, 'annotations'>): OperationKind {
+  if (tool.annotations.readOnlyHint === true) return 'read';
+  return tool.annotations.destructiveHint === true ? 'destructive' : 'write';
+}
+
+const RANK: Record<OperationKind, number> = { read: 0, write: 1, destructive: 2 };
+
+export function decideApiCall(tool: Pick<CatalogTool, 'name' | 'annotations'>, allow: CodeAllow): CallDecision {
+  const kind = operationKind(tool);
+  if (RANK[kind] <= RANK[allow]) return { allowed: true };
+  const level = kind === 'destructive' ? 'destructive' : 'write';
+  return {
+    allowed: false,
+    reason: `${tool.name} is a ${kind === 'destructive' ? 'destructive operation' : 'write'}, and this server lets programs call only ${allow === 'read' ? 'read-only operations' : 'reads and non-destructive writes'} (the server's owner can allow more with MCP_CODE_ALLOW=${level}).`,
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Code mode's two tools. `search` finds operations with the same retrieval as search_operations and
+ * answers with their TypeScript declarations (written at generation into code-declarations.json).
+ * `execute` runs the model's program in the sandbox; each `api.*` call is checked by the write policy
+ * (code-policy.ts), then goes through `callOperation`, the path of every tool call: validation, request
+ * mapping, credentials, retries, truncation and redaction.
+ */
+import type { CatalogHeader, CatalogTool, CodeModeConfig } from './catalog.js';
+import { CODE_EXECUTE_TOOL, CODE_SEARCH_TOOL } from './code-definitions.js';
+import { CODE_MODE_DEFAULTS, MAX_COMPUTE_MS, type CodeSettings } from './code-limits.js';
+import { decideApiCall } from './code-policy.js';
+import { ENV, type EnvName } from './environment.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './meta-definitions.js';
+import { searchOperations } from './meta-tools.js';
+import { errorResult, errorStatus, type ToolResult } from './response.js';
+import type { ApiAnswer, SandboxError, SandboxOutcome } from './sandbox.js';
+import type { OperationSearch } from './search.js';
+import type { ToolRegistry } from './tools.js';
+
+/** code-declarations.json: per operation name, its declaration as a method of `api`. */
+export interface DeclarationsFile {
+  format: 1;
+  declarations: Record<string, string>;
+}
+
+export interface CodeToolContext {
+  registry: ToolRegistry;
+  search: () => Promise<OperationSearch>;
+  declarations: () => Promise<DeclarationsFile>;
+  settings: CodeSettings;
+  /** Runs one operation exactly as a direct tool call would (already redacted). */
+  callOperation: (tool: CatalogTool, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;
+  /** The client's cancellation of the execute call. */
+  signal?: AbortSignal;
+}
+
+/** MCP_CODE_* when set and usable, else the generator config's `codeMode`, else the defaults. */
+export function readCodeSettings(env: NodeJS.ProcessEnv, catalog: Pick<CatalogHeader, 'codeMode'>): CodeSettings {
+  const own: CodeModeConfig = catalog.codeMode ?? {};
+  const pick = <K extends keyof CodeSettings>(key: K, name: EnvName): CodeSettings[K] =>
+    ((ENV[name].parse(env[name]) as CodeSettings[K] | undefined) ??
+      own[key] ??
+      CODE_MODE_DEFAULTS[key]) as CodeSettings[K];
+  return {
+    allow: pick('allow', 'MCP_CODE_ALLOW'),
+    timeoutMs: pick('timeoutMs', 'MCP_CODE_TIMEOUT_MS'),
+    memoryMb: pick('memoryMb', 'MCP_CODE_MEMORY_MB'),
+    maxCalls: pick('maxCalls', 'MCP_CODE_MAX_CALLS'),
+    maxResultBytes: pick('maxResultBytes', 'MCP_CODE_MAX_RESULT_BYTES'),
+  };
+}
+
+export async function handleCodeTool(
+  name: string,
+  args: Record<string, unknown>,
+  ctx: CodeToolContext,
+): Promise<ToolResult> {
+  if (name === CODE_SEARCH_TOOL) return searchDeclarations(ctx, args);
+  if (name === CODE_EXECUTE_TOOL) return execute(ctx, String(args['code'] ?? ''));
+  return errorResult(`There is no code-mode tool ${name}.`);
+}
+
+async function searchDeclarations(ctx: CodeToolContext, args: Record<string, unknown>): Promise<ToolResult> {
+  const search = await ctx.search();
+  const query = typeof args['query'] === 'string' ? args['query'].trim() : '';
+  const groupName = typeof args['group'] === 'string' ? args['group'] : undefined;
+  const limit =
+    typeof args['limit'] === 'number' ? Math.min(Math.max(1, Math.trunc(args['limit'])), MAX_LIMIT) : DEFAULT_LIMIT;
+  // Browsing (no query) lists groups and names, as search_operations does; a query answers with declarations.
+  if (!query) return searchOperations(search, { query, group: groupName, limit });
+  const group = groupName === undefined ? undefined : search.group(groupName);
+  if (groupName !== undefined && !group) return searchOperations(search, { query: '', group: groupName, limit });
+  const hits = search.search(query, limit, group);
+  if (hits.length === 0) return searchOperations(search, { query, group: groupName, limit });
+  const { declarations } = await ctx.declarations();
+  const names = hits.map(({ doc }) => search.operation(doc).name);
+  const members = names.map((n) => declarations[n] ?? fallbackDeclaration(ctx.registry.get(n), n));
+  const text = [
+    `// ${names.length} operations, best match first. In ${CODE_EXECUTE_TOOL}: const r = await api.${names[0]}({ … });`,
+    'interface Api {',
+    ...members,
+    '}',
+  ].join('\n');
+  return { content: [{ type: 'text', text }] };
+}
+
+/** For a catalog without declarations (one made by hand): the name and summary, arguments untyped. */
+function fallbackDeclaration(tool: CatalogTool | undefined, name: string): string {
+  const summary = tool ? `${tool.request.method} ${tool.request.path}: ${tool.description.split('\n')[0]}` : '';
+  return `  /** ${summary.replace(/\*\//g, '*\\/')} */\n  ${JSON.stringify(name)}(args: Record<string, unknown>): Promise<unknown>;`;
+}
+
+async function execute(ctx: CodeToolContext, program: string): Promise<ToolResult> {
+  const [{ stripTypes }, { runInSandbox }] = await Promise.all([import('./strip-types.js'), import('./sandbox.js')]);
+  const stripped = stripTypes(program);
+  if (!stripped.ok) return errorResult(describeError({ kind: 'syntax', name: 'SyntaxError', ...stripped }));
+  const { settings } = ctx;
+  const outcome = await runInSandbox({
+    code: stripped.code,
+    limits: {
+      timeoutMs: settings.timeoutMs,
+      maxComputeMs: Math.min(settings.timeoutMs, MAX_COMPUTE_MS),
+      memoryBytes: settings.memoryMb * 1024 * 1024,
+      maxCalls: settings.maxCalls,
+    },
+    now: Date.now(),
+    call: (name, args, signal) => apiCall(ctx, name, args, signal),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  return programResult(outcome, settings.maxResultBytes);
+}
+
+/** One `api.<name>(args)`: the policy decides, then the operation runs as a tool call would. */
+async function apiCall(ctx: CodeToolContext, name: string, args: unknown, signal: AbortSignal): Promise<ApiAnswer> {
+  const tool = ctx.registry.get(name);
+  if (!tool)
+    return { ok: false, message: `There is no operation api.${name}: find operation names with ${CODE_SEARCH_TOOL}.` };
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return { ok: false, message: `api.${name} takes one object of arguments.` };
+  const decision = decideApiCall(tool, ctx.settings.allow);
+  if (!decision.allowed) return { ok: false, message: decision.reason };
+  const result = await ctx.callOperation(tool, args as Record<string, unknown>, signal);
+  const text = result.content.length === 1 && result.content[0]!.type === 'text' ? result.content[0]!.text : undefined;
+  if (result.isError) return apiError(text ?? 'the call failed');
+  if (text === undefined) return { ok: true, json: JSON.stringify(result.content) };
+  return { ok: true, json: isJson(text) ? text : JSON.stringify(text) };
+}
+
+/** `HTTP 404 Not Found from GET /x` and the body excerpt after it, as the program's ApiError gets them. */
+function apiError(text: string): ApiAnswer {
+  const [heading = text, ...rest] = text.split('\n\n');
+  const status = errorStatus(text);
+  const body = rest.join('\n\n');
+  return { ok: false, message: heading, ...(status !== undefined ? { status } : {}), ...(body ? { body } : {}) };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function programResult(outcome: SandboxOutcome, maxBytes: number): ToolResult {
+  const logs = outcome.logs.length > 0 ? `\n\nconsole output:\n${outcome.logs.join('\n')}` : '';
+  const calls = `\n\n(${outcome.calls} API call${outcome.calls === 1 ? '' : 's'})`;
+  if (!outcome.ok) return errorResult(capped(`${describeError(outcome.error)}${logs}`, maxBytes) + calls);
+  const value = outcome.json ?? 'undefined (the program returned nothing: end it with `return <value>`)';
+  return { content: [{ type: 'text', text: capped(`${value}${logs}`, maxBytes) }] };
+}
+
+/** What a model needs to fix its program: the kind of error, the line, and for a failed call its status and body. */
+function describeError(error: SandboxError): string {
+  const where = error.line !== undefined ? ` at line ${error.line}` : '';
+  switch (error.kind) {
+    case 'timeout':
+      return `The program was stopped${where}: ${error.message}. Make fewer calls, or compute less.`;
+    case 'memory':
+      return `The program was stopped${where}: it ran out of memory (MCP_CODE_MEMORY_MB). Keep less data: select the fields you need.`;
+    case 'cancelled':
+      return `The program was stopped: ${error.message}.`;
+    default: {
+      const status = error.status !== undefined ? `\nstatus: ${error.status}` : '';
+      const body = error.body !== undefined ? `\nbody: ${error.body}` : '';
+      return `${error.name}${where}: ${error.message}${status}${body}`;
+    }
+  }
+}
+
+/** Cut to `maxBytes` of UTF-8, with a note saying so (a cut never splits a character). */
+function capped(text: string, maxBytes: number): string {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return text;
+  let cut = Buffer.from(text).subarray(0, maxBytes).toString('utf8');
+  if (cut.endsWith('\ufffd')) cut = cut.slice(0, -1);
+  return `${cut}…[truncated: ${bytes - Buffer.byteLength(cut)} more bytes not shown (MCP_CODE_MAX_RESULT_BYTES); return less, e.g. only the fields you need]`;
+}
