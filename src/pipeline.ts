@@ -81,7 +81,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const { loaded, validate } = await startLoad(options.spec, loadDiags, { validate: options.validate });
   timer('load');
   const stageDiags = new Diagnostics();
-  const api = normalizeSpec(loaded, stageDiags);
+  const api = normalizeSpec(loaded, stageDiags, { resultShapes: options.toolMode === 'code' });
   warnUnknownCallerSchemes(api, options.callerCredentials, stageDiags);
   timer('normalize');
   // The server key decides how long tool names may be, so the names come before the tools.

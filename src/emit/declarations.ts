@@ -15,16 +15,28 @@ const INDENT = '  ';
 
 export function declarationsFileText(catalog: Catalog, tools: readonly ToolModel[]): string {
   const shapes = new Map(tools.map((t) => [t.name, t.resultShape]));
+  // Operations that answer with one response schema share its shape object (normalize memoizes them).
+  const resultTypes = new Map<JsonSchema, string>();
   const declarations: Record<string, string> = {};
-  for (const tool of catalog.tools) declarations[tool.name] = declaration(tool, shapes.get(tool.name), catalog.defs);
+  for (const tool of catalog.tools) {
+    declarations[tool.name] = declaration(tool, shapes.get(tool.name), catalog.defs, resultTypes);
+  }
   return dataJson({ format: 1, declarations }, ['declarations']);
 }
 
-export function declaration(tool: CatalogTool, resultShape: JsonSchema | undefined, defs: Catalog['defs']): string {
+export function declaration(
+  tool: CatalogTool,
+  resultShape: JsonSchema | undefined,
+  defs: Catalog['defs'],
+  resultTypes = new Map<JsonSchema, string>(),
+): string {
   const comment = headerComment(tool);
-  const result = resultShape
-    ? typeText(resultShape, { defs: {}, maxDepth: 3, docs: false, indent: INDENT })
-    : 'unknown';
+  let result = 'unknown';
+  if (resultShape) {
+    result =
+      resultTypes.get(resultShape) ?? typeText(resultShape, { defs: {}, maxDepth: 3, docs: false, indent: INDENT });
+    resultTypes.set(resultShape, result);
+  }
   let text = '';
   for (const [maxDepth, docs] of [
     [4, true],

@@ -114,7 +114,9 @@ export async function planProject(
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
     { path: 'catalog.json', contents: catalogFileText(catalog) },
-    { path: 'code-declarations.json', contents: declarationsFileText(catalog, tools) },
+    ...(toolMode.mode === 'code'
+      ? [{ path: 'code-declarations.json', contents: declarationsFileText(catalog, tools) }]
+      : []),
     { path: 'src/index.ts', contents: renderTemplate('src/index.ts.hbs', view) },
     { path: 'src/server.ts', contents: renderTemplate('src/server.ts.hbs', view) },
     { path: 'src/tools.ts', contents: toolNamesModule(tools, header) },

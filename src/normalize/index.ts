@@ -10,7 +10,15 @@ import { normalizeRequirements, normalizeSecuritySchemes } from './security.js';
 import { normalizeServers, swagger2Servers } from './servers.js';
 import { normalizeTags } from './tags.js';
 
-export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel {
+export interface NormalizeOptions {
+  /**
+   * Whether operations carry their result shape (code mode's declarations): on a large API it is a large
+   * share of the normalize time (GitHub: 0.2 s), spent for nothing in the other modes.
+   */
+  resultShapes?: boolean;
+}
+
+export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics, options: NormalizeOptions = {}): ApiModel {
   const schemas = new SchemaConverter(loaded.document, diags, loaded.dialect);
   const ctx: NormalizeContext = {
     document: loaded.document,
@@ -19,6 +27,7 @@ export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics): ApiModel 
     schemas,
     parameters: new Map(),
     outlines: new Map(),
+    ...(options.resultShapes ? { resultShapes: new Map() } : {}),
     samples: new Map(),
     ...(loaded.sourceUrl ? { sourceUrl: loaded.sourceUrl } : {}),
   };

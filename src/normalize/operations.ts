@@ -93,7 +93,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const success = successResponses(ctx, op, pointer);
   const successRaw = successSchema(ctx, success);
   const output = outlineOutputSchema(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
-  const shape = resultShape(successRaw, (s) => ctx.schemas.resolveRaw(s));
+  const shape = ctx.resultShapes && resultShape(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.resultShapes);
   const xMcp = readXMcp(
     { operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer },
     ctx.diags,

@@ -15,10 +15,18 @@ const NODE_BUDGET = 120;
 const MAX_ENUM = 10;
 const MAX_BRANCHES = 4;
 
-export function resultShape(raw: unknown, resolve: ResolveRaw): JsonSchema | undefined {
+/** With `memo`, keyed by the resolved root: a shape depends on nothing else (the budget starts afresh per root). */
+export function resultShape(
+  raw: unknown,
+  resolve: ResolveRaw,
+  memo?: Map<object, JsonSchema | undefined>,
+): JsonSchema | undefined {
   if (raw === undefined) return undefined;
-  const budget = { nodes: NODE_BUDGET };
-  return shapeOf(raw, resolve, 0, new Set(), budget);
+  const root = resolve(raw);
+  if (root && memo?.has(root)) return memo.get(root);
+  const shape = shapeOf(raw, resolve, 0, new Set(), { nodes: NODE_BUDGET });
+  if (root) memo?.set(root, shape);
+  return shape;
 }
 
 interface Budget {

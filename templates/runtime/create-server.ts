@@ -73,6 +73,10 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   const registry = new ToolRegistry({ header: catalog, tools });
   const extensions = serveExtensions(options, registry.names());
   const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
+  if (mode === 'code' && catalog.toolMode !== 'code') {
+    // code-declarations.json is written only for a project generated in code mode (it is large on a large API).
+    throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
+  }
   const searchIndex = lazy(async () =>
     (await import('./search.js')).OperationSearch.load(
       readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl)),

@@ -143,7 +143,8 @@ export const ENV = {
   MCP_TOOL_MODE: variable<ToolMode | undefined>({
     parse: oneOf(TOOL_MODES),
     default: undefined,
-    description: 'all, dynamic, hybrid or code: overrides the tool mode chosen at generation.',
+    description:
+      'all, dynamic, hybrid or code: overrides the tool mode chosen at generation (code only in a project generated with --tool-mode code).',
     defaultDoc: (c) => c.toolMode,
     example: (c) => c.toolMode,
   }),

@@ -136,6 +136,12 @@ describe('createServer', () => {
     }
   });
 
+  it('refuses MCP_TOOL_MODE=code in a project generated in another mode (it has no declarations)', async () => {
+    await expect(createServer({ catalogUrl, env: { MCP_TOOL_MODE: 'code' } })).rejects.toThrow(
+      'MCP_TOOL_MODE=code needs a project generated with --tool-mode code',
+    );
+  });
+
   it('refuses an owner tool named like a generated tool or a meta-tool, and names given twice', async () => {
     const clash: ExtraTool = { ...failing, name: 'getPetById' };
     await expect(createServer({ catalogUrl, env: {}, tools: [clash] })).rejects.toThrow(
