@@ -21,6 +21,7 @@ import { chooseCore } from './hybrid-core.js';
 import { browseGroups } from './browse-groups.js';
 import type { PublishConfig } from '../config/types.js';
 import { publishFiles, publishView } from './publish.js';
+import { deploymentNames, deployTargetFiles } from './deploy-targets.js';
 
 export interface EmittedFile {
   path: string;
@@ -91,6 +92,7 @@ export async function planProject(
     toolNameBudget: toolNameBudget(serverKey),
     clients: clientSnippets(packageName, serverKey, envVars),
     publish: publishView(packageName, serverKey, api.title, envVars, publish),
+    deployment: deploymentNames(packageName, version),
     operationCount: tools.length,
     toolMode: { [toolMode.mode]: true, name: toolMode.mode, reason: toolMode.reason },
     tools: (toolMode.mode === 'all' ? tools : tools.filter((t) => core.includes(t.name))).map(toolRow),
@@ -115,6 +117,7 @@ export async function planProject(
     { path: 'src/tools.ts', contents: toolNamesModule(tools, header) },
     ...runtimeFiles(),
     ...publishFiles({ api, tools, catalog, envVars, view }),
+    ...deployTargetFiles(view),
   ];
   files.sort((a, b) => codePointCompare(a.path, b.path));
   const lateFiles = searchIndex.then((contents) => [{ path: 'search-index.json', contents }]);
