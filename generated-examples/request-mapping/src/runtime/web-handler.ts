@@ -6,10 +6,10 @@
  */
 import {
   createMcpHandler,
-  hostHeaderValidationResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
+  validateHostHeader,
   type Server,
 } from '@modelcontextprotocol/server';
 import type { RuntimeConfig } from './config.js';
@@ -88,6 +88,11 @@ function refusalWhileDraining(request: Request): Response {
   return Response.json({ status: 'shutting down' }, { status: 503, headers });
 }
 
+/** The SDK's answer to a refused Host or Origin, as JSON-RPC. */
+function forbidden(message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status: 403 });
+}
+
 export function pathOf(request: Request): string {
   return new URL(request.url).pathname;
 }
@@ -104,7 +109,11 @@ function guards(config: RuntimeConfig, cors: Cors | undefined): { hostRefusal: G
     config.http.allowedOrigins.length > 0 ? config.http.allowedOrigins : config.http.allowedHosts;
   const origins = configuredOrigins.length > 0 ? configuredOrigins : localhostAllowedOrigins();
   return {
-    hostRefusal: (request) => hostHeaderValidationResponse(request, hosts),
+    hostRefusal: (request) => {
+      // A Request built in-process (a test, an app calling the handler) has no Host header: its URL names the host.
+      const result = validateHostHeader(request.headers.get('host') ?? new URL(request.url).host, hosts);
+      return result.ok ? undefined : forbidden(result.message);
+    },
     originRefusal: (request) => {
       const origin = request.headers.get('origin');
       if (cors !== undefined && origin !== null && cors.allows(origin)) return undefined;
