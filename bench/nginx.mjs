@@ -3,9 +3,9 @@
 // over the given replicas, with an access log that names the replica of every request.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './mcp-harness.mjs';
 
 /** The nginx binary, or an error saying how to install it (`.ci/run` installs the Debian package). */
 export function nginxBinary() {
@@ -110,15 +110,4 @@ function accepts(port) {
     () => true,
     () => false,
   );
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }

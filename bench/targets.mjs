@@ -9,11 +9,18 @@
 // 127.0.0.1; every process started here is stopped before exit.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { generateAndBuild, parseJsonOrSse, positiveInt, REPO, stopChild, toolCallRequest } from './mcp-harness.mjs';
+import {
+  freePort,
+  generateAndBuild,
+  parseJsonOrSse,
+  positiveInt,
+  REPO,
+  stopChild,
+  toolCallRequest,
+} from './mcp-harness.mjs';
 import { startNginx } from './nginx.mjs';
 
 const SECONDS = positiveInt(process.env.BENCH_SECONDS, 10);
@@ -223,17 +230,6 @@ function load(url, request) {
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function median(values) {
