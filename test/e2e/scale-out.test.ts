@@ -42,7 +42,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await balancer?.stop();
-  await Promise.all((replicas ?? []).map((r) => r.stop()));
+  // The killed replica is gone already (its 'exit' came and went): stop the others.
+  const running = (replicas ?? []).filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+  await Promise.all(running.map((r) => r.stop()));
   await upstream?.close();
   project?.cleanup();
 });
