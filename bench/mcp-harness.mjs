@@ -2,6 +2,7 @@
 // tools/call request, reading its answer, and the processes they start.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -110,4 +111,16 @@ export function printTable(header, rows) {
     console.log(row.map((cell, j) => cell.padEnd(widths[j])).join('  '));
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
+}
+
+/** A port on 127.0.0.1 that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }

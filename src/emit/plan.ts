@@ -23,6 +23,7 @@ import { chooseCore } from './hybrid-core.js';
 import { browseGroups } from './browse-groups.js';
 import type { PublishConfig } from '../config/types.js';
 import { publishFiles, publishView } from './publish.js';
+import { deploymentNames, deployTargetFiles } from './deploy-targets.js';
 
 export interface EmittedFile {
   path: string;
@@ -94,6 +95,7 @@ export async function planProject(
     toolNameBudget: toolNameBudget(serverKey),
     clients: clientSnippets(packageName, serverKey, envVars),
     publish: publishView(packageName, serverKey, api.title, envVars, publish),
+    deployment: deploymentNames(packageName, version),
     operationCount: tools.length,
     codeMode: { ...CODE_MODE_DEFAULTS, ...catalog.codeMode, maxComputeMs: MAX_COMPUTE_MS },
     toolMode: { [toolMode.mode]: true, name: toolMode.mode, reason: toolMode.reason },
@@ -122,6 +124,7 @@ export async function planProject(
     { path: 'src/tools.ts', contents: toolNamesModule(tools, header) },
     ...runtimeFiles(),
     ...publishFiles({ api, tools, catalog, envVars, view }),
+    ...deployTargetFiles(view),
   ];
   files.sort((a, b) => codePointCompare(a.path, b.path));
   const lateFiles = searchIndex.then((contents) => [{ path: 'search-index.json', contents }]);

@@ -1,8 +1,8 @@
 /**
  * CORS for browser-based MCP clients, off unless MCP_CORS_ORIGINS lists origins. The SDK answers an
  * OPTIONS preflight with 405 and sets no CORS headers, so without this a browser cannot call /mcp.
+ * Web-standard (Request and Response), so every deployment target shares it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Request headers an MCP client sends (2026-07-28 and 2025-11-25) beyond the CORS-safelisted ones. */
 const ALLOWED_HEADERS = [
@@ -25,11 +25,11 @@ export interface Cors {
   /** Whether a request from this Origin may be served (it then also passes the Origin guard). */
   allows(origin: string): boolean;
   /** True for an OPTIONS request carrying Access-Control-Request-Method, i.e. a browser preflight. */
-  isPreflight(req: IncomingMessage): boolean;
+  isPreflight(request: Request): boolean;
   /** Answers a preflight: 204 with the CORS headers, or 403 for an origin not on the list. */
-  answerPreflight(req: IncomingMessage, res: ServerResponse): void;
+  answerPreflight(request: Request): Response;
   /** Adds Allow-Origin and Expose-Headers to a normal response when its Origin is allowed. */
-  decorate(req: IncomingMessage, res: ServerResponse): void;
+  decorate(request: Request, response: Response): Response;
 }
 
 /**
@@ -56,44 +56,50 @@ export function createCors(entries: readonly string[]): Cors | undefined {
   // With `*` the answer is the literal `*`: nothing varies, and it is valid for requests without cookies,
   // which MCP clients do not use (they send Authorization).
   const allowOriginValue = (origin: string): string => (anyOrigin ? '*' : origin);
-  const allowedOriginOf = (req: IncomingMessage): string | undefined => {
-    const origin = req.headers.origin;
-    return origin !== undefined && allows(origin) ? origin : undefined;
+  const allowedOriginOf = (request: Request): string | undefined => {
+    const origin = request.headers.get('origin');
+    return origin !== null && allows(origin) ? origin : undefined;
   };
 
   return {
     allows,
-    isPreflight: (req) => req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined,
-    answerPreflight(req, res) {
-      const origin = allowedOriginOf(req);
+    isPreflight: (request) => request.method === 'OPTIONS' && request.headers.has('access-control-request-method'),
+    answerPreflight(request) {
+      const origin = allowedOriginOf(request);
       if (origin === undefined) {
-        res.writeHead(403, { 'content-type': 'application/json', vary: 'Origin' });
-        res.end(JSON.stringify({ error: 'origin not allowed by MCP_CORS_ORIGINS' }));
-        return;
+        return Response.json(
+          { error: 'origin not allowed by MCP_CORS_ORIGINS' },
+          { status: 403, headers: { vary: 'Origin' } },
+        );
       }
-      res.writeHead(204, {
-        'access-control-allow-origin': allowOriginValue(origin),
-        'access-control-allow-methods': 'POST',
-        'access-control-allow-headers': allowedHeadersFor(req),
-        'access-control-expose-headers': EXPOSED_HEADERS,
-        'access-control-max-age': String(PREFLIGHT_MAX_AGE_S),
-        vary: 'Origin, Access-Control-Request-Headers',
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-origin': allowOriginValue(origin),
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': allowedHeadersFor(request),
+          'access-control-expose-headers': EXPOSED_HEADERS,
+          'access-control-max-age': String(PREFLIGHT_MAX_AGE_S),
+          vary: 'Origin, Access-Control-Request-Headers',
+        },
       });
-      res.end();
     },
-    decorate(req, res) {
-      const origin = allowedOriginOf(req);
-      if (origin === undefined) return;
-      res.setHeader('access-control-allow-origin', allowOriginValue(origin));
-      res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
-      if (!anyOrigin) res.setHeader('vary', 'Origin');
+    decorate(request, response) {
+      const origin = allowedOriginOf(request);
+      if (origin === undefined) return response;
+      // A fresh Response: the one the SDK returns may have immutable headers; the body streams through.
+      const decorated = new Response(response.body, response);
+      decorated.headers.set('access-control-allow-origin', allowOriginValue(origin));
+      decorated.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
+      if (!anyOrigin) decorated.headers.set('vary', 'Origin');
+      return decorated;
     },
   };
 }
 
 /** The fixed list plus any `Mcp-Param-*` headers the browser asked for; other unknown headers stay out. */
-function allowedHeadersFor(req: IncomingMessage): string {
-  const requested = (req.headers['access-control-request-headers'] ?? '')
+function allowedHeadersFor(request: Request): string {
+  const requested = (request.headers.get('access-control-request-headers') ?? '')
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name.startsWith(PARAM_HEADER_PREFIX) && /^[a-z0-9-]+$/.test(name));

@@ -1,16 +1,11 @@
-/** Reads the JSON data files the generator wrote next to the server (catalog.json, search-index.json). */
-import { isAscii } from 'node:buffer';
+/**
+ * Reads the JSON data files the generator wrote next to the server (catalog.json, search-index.json) from
+ * the file system: the Node, Deno and Bun entries. Workers import them as modules instead (web.ts).
+ */
+import type { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-
-/**
- * The generator writes these files ASCII-only, so they decode as latin1 — a plain copy — instead of going
- * through UTF-8 decoding, which for a multi-megabyte catalog costs tens of milliseconds of every cold start.
- * A file edited by hand with non-ASCII characters still reads correctly, as UTF-8.
- */
-export function decodeData(bytes: Buffer): string {
-  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
-}
+import { decodeData } from './data-text.js';
 
 /**
  * Starts reading a data file at once, on libuv's thread pool. The entry point calls it before it loads the

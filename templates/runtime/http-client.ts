@@ -1,14 +1,10 @@
 /**
- * The upstream HTTP exchange, on node:http/node:https. fetch would do the same job, but in Node 20 each fetch
- * costs about 0.2 ms of CPU more than the request itself (WHATWG Request, Headers, Response and web streams
- * around every call), which on a busy server is more than all the rest of a tool call. `UpstreamResponse` is
- * the little the tool result needs from a response; `sendWithFetch` gives the same shape over any fetch
- * (an injected one in tests, or a custom one a project wires in).
+ * The upstream HTTP exchange as the tool result needs it: `UpstreamResponse` is the little a result takes
+ * from a response, and `sendWithFetch` gives that shape over any fetch (the web targets' own fetch, an
+ * injected one in tests, or a custom one a project wires in). On Node the default is node:http instead
+ * (node-http-client.ts, loaded by upstream.ts only when no fetch is given).
  */
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Readable, Transform } from 'node:stream';
-import { constants as zlib, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Buffer } from 'node:buffer';
 
 export interface OutgoingRequest {
   method: string;
@@ -39,160 +35,8 @@ export interface UpstreamResponse {
 
 export type SendRequest = (request: OutgoingRequest) => Promise<UpstreamResponse>;
 
-/** What the upstream sees when the request names none: compression this client decodes, and who calls. */
-const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
+/** Who calls, when the request names no User-Agent. */
 export const DEFAULT_USER_AGENT = 'openapi-to-mcp';
-
-/**
- * Keep-alive connections, as fetch keeps them. An idle connection is closed after 4 s (fetch's default too):
- * servers close idle connections on their own schedule, and reusing one they just closed fails the request.
- */
-const IDLE_SOCKET_MS = 4_000;
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
-  'https:': new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
-};
-
-/** Redirect and retry bodies up to this size are drained so the connection is reused; larger ones are dropped. */
-const DRAIN_LIMIT_BYTES = 64 * 1024;
-
-export function sendWithNodeHttp(userAgent = DEFAULT_USER_AGENT): SendRequest {
-  return (request) => sendOnce(request, userAgent, true);
-}
-
-/**
- * One request. A request that fails on a kept-alive connection before any response came (the server had
- * closed it as it was reused) is sent once more on a fresh one when repeating it is harmless.
- */
-function sendOnce(request: OutgoingRequest, userAgent: string, mayRepeat: boolean): Promise<UpstreamResponse> {
-  const { signal } = request;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<UpstreamResponse>((resolve, reject) => {
-    let req: ClientRequest;
-    let response: IncomingMessage | undefined;
-    const onAbort = () => {
-      req.destroy(signal.reason as Error);
-      response?.destroy(signal.reason as Error);
-    };
-    const release = () => signal.removeEventListener('abort', onAbort);
-    try {
-      req = requestFor(request, userAgent);
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    req.on('response', (res: IncomingMessage) => {
-      response = res;
-      resolve(upstreamResponse(res, release));
-    });
-    req.on('error', (error) => {
-      if (response) return; // the response's own reader reports it
-      release();
-      if (mayRepeat && req.reusedSocket && !signal.aborted && isRepeatable(request) && isConnectionReset(error)) {
-        resolve(sendOnce(request, userAgent, false));
-        return;
-      }
-      reject(error);
-    });
-    req.end(request.body);
-  });
-}
-
-function requestFor(request: OutgoingRequest, userAgent: string): ClientRequest {
-  const url = new URL(request.url);
-  const secure = url.protocol === 'https:';
-  if (!secure && url.protocol !== 'http:')
-    throw new TypeError(`Unsupported protocol ${url.protocol} in ${request.url}`);
-  const headers: Record<string, string> = { ...request.headers };
-  headers['accept-encoding'] ??= DEFAULT_ACCEPT_ENCODING;
-  headers['user-agent'] ??= userAgent;
-  if (request.body !== undefined) headers['content-length'] = String(byteLengthOf(request.body));
-  else if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')
-    headers['content-length'] = '0';
-  const send = secure ? httpsRequest : httpRequest;
-  return send(url, { method: request.method, headers, agent: agents[secure ? 'https:' : 'http:'] });
-}
-
-function byteLengthOf(body: string | Uint8Array): number {
-  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-}
-
-/** Methods a server must tolerate receiving twice (RFC 9110 §9.2.2). */
-function isRepeatable(request: OutgoingRequest): boolean {
-  return ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'].includes(request.method);
-}
-
-function isConnectionReset(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'ECONNRESET' || code === 'EPIPE';
-}
-
-function upstreamResponse(res: IncomingMessage, release: () => void): UpstreamResponse {
-  let consumed = false;
-  const claim = () => {
-    if (consumed) throw new Error('the response body was already read');
-    consumed = true;
-  };
-  return {
-    status: res.statusCode ?? 0,
-    statusText: res.statusMessage ?? '',
-    header: (name) => headerValue(res, name),
-    readCapped: (maxBytes) => {
-      claim();
-      return readCapped(res, maxBytes).finally(release);
-    },
-    discard: () => {
-      claim();
-      dropBody(res);
-      release();
-      return Promise.resolve();
-    },
-  };
-}
-
-function headerValue(res: IncomingMessage, name: string): string | null {
-  const value = res.headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** A connection goes back to the pool only once its response was read to the end. */
-function dropBody(res: IncomingMessage): void {
-  const length = Number(res.headers['content-length']);
-  if (res.complete || (Number.isInteger(length) && length <= DRAIN_LIMIT_BYTES)) {
-    res.on('error', () => undefined);
-    res.resume();
-  } else res.destroy();
-}
-
-/** Reads at most maxBytes of the decoded body, then closes the connection so the rest is never downloaded. */
-function readCapped(res: IncomingMessage, maxBytes: number): Promise<CappedBody> {
-  const { body: source, readError } = decodedBody(res);
-  return new Promise<CappedBody>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (truncated: boolean) => {
-      source.off('data', onData);
-      resolve({ bytes: joined(chunks, size), truncated });
-    };
-    const onData = (chunk: Buffer) => {
-      if (size + chunk.byteLength > maxBytes) {
-        chunks.push(chunk.subarray(0, maxBytes - size));
-        size = maxBytes;
-        res.destroy();
-        if (source !== res) source.destroy();
-        finish(true);
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.byteLength;
-    };
-    source.on('data', onData);
-    source.once('end', () => finish(false));
-    source.once('error', (error: Error) => reject(readError(error)));
-  });
-}
 
 /** A body whose Content-Encoding says it is compressed, and whose bytes do not decompress. */
 export class BodyDecodingError extends Error {
@@ -207,55 +51,17 @@ export class BodyDecodingError extends Error {
 }
 
 /**
- * The body as sent, or through a decompressor for the encodings requested (and unknown ones as they are), and
- * how to report a failure while reading it: the decompressor's own errors become BodyDecodingError, the
- * connection's stay as they are.
+ * Requests through `fetchImpl` (redirects are left to the caller, as with node:http). With a `userAgent`,
+ * a request that names none carries it, as over node:http.
  */
-function decodedBody(res: IncomingMessage): { body: Readable; readError(error: Error): Error } {
-  const encoding = res.headers['content-encoding']?.trim() ?? '';
-  const decoder = decompressorFor(encoding);
-  if (decoder === undefined) return { body: res, readError: (error) => error };
-  let connectionError: Error | undefined;
-  // Lenient about a truncated stream, as browsers and fetch are: what arrived is still shown.
-  res.on('error', (error) => {
-    connectionError = error;
-    decoder.destroy(error);
-  });
-  return {
-    body: res.pipe(decoder),
-    readError: (error) => (error === connectionError ? error : new BodyDecodingError(encoding, error)),
-  };
-}
-
-function decompressorFor(encoding: string): Transform | undefined {
-  switch (encoding.toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return createGunzip({ flush: zlib.Z_SYNC_FLUSH, finishFlush: zlib.Z_SYNC_FLUSH });
-    case 'deflate':
-      return createInflate({ flush: zlib.Z_SYNC_FLUSH, finishFlush: zlib.Z_SYNC_FLUSH });
-    case 'br':
-      return createBrotliDecompress({ flush: zlib.BROTLI_OPERATION_FLUSH, finishFlush: zlib.BROTLI_OPERATION_FLUSH });
-    default:
-      return undefined;
-  }
-}
-
-function joined(chunks: Buffer[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  return Buffer.concat(chunks, size);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The same exchange over a fetch function
-// ---------------------------------------------------------------------------------------------------
-
-/** Requests through `fetchImpl` (redirects are left to the caller, as with node:http). */
-export function sendWithFetch(fetchImpl: typeof fetch): SendRequest {
+export function sendWithFetch(fetchImpl: typeof fetch, userAgent?: string): SendRequest {
   return async (request) => {
     const init: RequestInit = {
       method: request.method,
-      headers: request.headers,
+      headers:
+        userAgent && !('user-agent' in request.headers)
+          ? { ...request.headers, 'user-agent': userAgent }
+          : request.headers,
       redirect: 'manual',
       signal: request.signal,
     };
@@ -295,4 +101,9 @@ async function readFetchBody(res: Response, maxBytes: number): Promise<CappedBod
     chunks.push(chunk);
     size += chunk.byteLength;
   }
+}
+
+export function joined(chunks: Buffer[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  return Buffer.concat(chunks, size);
 }

@@ -4,6 +4,7 @@
  * Concurrent calls that need a token while one is being fetched wait for that fetch instead of starting
  * their own, so a burst of calls costs one token request.
  */
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { isPlainObject } from './plain-object.js';
 

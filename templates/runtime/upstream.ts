@@ -7,13 +7,7 @@
  * within the one `timeoutMs` budget, so a retried call never takes longer than an unretried one may.
  */
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
-import {
-  BodyDecodingError,
-  sendWithFetch,
-  sendWithNodeHttp,
-  type SendRequest,
-  type UpstreamResponse,
-} from './http-client.js';
+import { BodyDecodingError, sendWithFetch, type SendRequest, type UpstreamResponse } from './http-client.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
@@ -57,7 +51,7 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
   try {
     for (;;) {
       phase = 'send';
-      const outcome = await sendFollowingSameOrigin(senderFor(opts), req, signal);
+      const outcome = await sendFollowingSameOrigin(await senderFor(opts), req, signal);
       if (outcome.kind === 'refused') return errorResult(withHistory(outcome.message, history));
       const { response } = outcome;
       if (response.status === 401 && opts.onUnauthorized && !askedForCredentials) {
@@ -143,8 +137,19 @@ function callSignal(
   };
 }
 
-function senderFor(opts: UpstreamOptions): SendRequest {
-  return opts.fetch ? sendWithFetch(opts.fetch) : sendWithNodeHttp(opts.userAgent);
+/**
+ * The one seam between the targets: a given fetch (every web target passes its own), else node:http, which
+ * on Node costs less per call than fetch (node-http-client.ts) and is loaded only then.
+ */
+async function senderFor(opts: UpstreamOptions): Promise<SendRequest> {
+  if (opts.fetch) return sendWithFetch(opts.fetch, opts.userAgent);
+  return (await loadNodeHttp()).sendWithNodeHttp(opts.userAgent);
+}
+
+let nodeHttp: Promise<typeof import('./node-http-client.js')> | undefined;
+
+function loadNodeHttp(): NonNullable<typeof nodeHttp> {
+  return (nodeHttp ??= import('./node-http-client.js'));
 }
 
 function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {

@@ -1,7 +1,7 @@
 /** Code mode's pieces around the sandbox: type stripping, the write policy, and where its settings come from. */
 import { describe, expect, it } from 'vitest';
 import { decideApiCall } from '../../templates/runtime/code-policy.js';
-import { readCodeSettings } from '../../templates/runtime/code-mode.js';
+import { readCodeSettings } from '../../templates/runtime/code-settings.js';
 import { CODE_MODE_DEFAULTS } from '../../templates/runtime/code-limits.js';
 import { stripTypes } from '../../templates/runtime/strip-types.js';
 

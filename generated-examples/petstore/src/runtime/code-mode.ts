@@ -5,11 +5,10 @@
  * (code-policy.ts), then goes through `callOperation`, the path of every tool call: validation, request
  * mapping, credentials, retries, truncation and redaction.
  */
-import type { CatalogHeader, CatalogTool, CodeModeConfig } from './catalog.js';
+import type { CatalogTool } from './catalog.js';
 import { CODE_EXECUTE_TOOL, CODE_SEARCH_TOOL } from './code-definitions.js';
-import { CODE_MODE_DEFAULTS, MAX_COMPUTE_MS, type CodeSettings } from './code-limits.js';
+import { MAX_COMPUTE_MS, type CodeSettings } from './code-limits.js';
 import { decideApiCall } from './code-policy.js';
-import { ENV, type EnvName } from './environment.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './meta-definitions.js';
 import { searchOperations } from './meta-tools.js';
 import { errorResult, errorStatus, type ToolResult } from './response.js';
@@ -32,22 +31,6 @@ export interface CodeToolContext {
   callOperation: (tool: CatalogTool, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;
   /** The client's cancellation of the execute call. */
   signal?: AbortSignal;
-}
-
-/** MCP_CODE_* when set and usable, else the generator config's `codeMode`, else the defaults. */
-export function readCodeSettings(env: NodeJS.ProcessEnv, catalog: Pick<CatalogHeader, 'codeMode'>): CodeSettings {
-  const own: CodeModeConfig = catalog.codeMode ?? {};
-  const pick = <K extends keyof CodeSettings>(key: K, name: EnvName): CodeSettings[K] =>
-    ((ENV[name].parse(env[name]) as CodeSettings[K] | undefined) ??
-      own[key] ??
-      CODE_MODE_DEFAULTS[key]) as CodeSettings[K];
-  return {
-    allow: pick('allow', 'MCP_CODE_ALLOW'),
-    timeoutMs: pick('timeoutMs', 'MCP_CODE_TIMEOUT_MS'),
-    memoryMb: pick('memoryMb', 'MCP_CODE_MEMORY_MB'),
-    maxCalls: pick('maxCalls', 'MCP_CODE_MAX_CALLS'),
-    maxResultBytes: pick('maxResultBytes', 'MCP_CODE_MAX_RESULT_BYTES'),
-  };
 }
 
 export async function handleCodeTool(

@@ -7,24 +7,17 @@
  * What a transport needs is built when it is asked for: a stdio server's cold start loads neither the HTTP
  * transport nor the upstream-auth modules.
  */
-import type { CatalogHeader } from './catalog.js';
-import { readEnv } from './environment.js';
-import type { SearchIndexFile } from './search.js';
-import { readConfig, type RuntimeConfig } from './config.js';
-import { serveExtensions, type Extensions } from './extensions.js';
+import type { Buffer } from 'node:buffer';
+import type { Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import type { HttpServerHandle, McpEndpoint, StartHttpOptions } from './http.js';
 import { readDataAhead, readJsonFile } from './data-file.js';
-import { createLogger, redactingLogger, type Logger } from './log.js';
-import { readProfileChoice } from './profiles.js';
-import { serverRedactionForms } from './redact.js';
-import { createServerFactory, type ServeOptions } from './server.js';
-import { parseCatalog } from './tool-table.js';
-import { ToolRegistry } from './tools.js';
-import { startStdio } from './stdio.js';
-import type { UpstreamAuth } from './upstream-auth.js';
-import type { CallDeps } from './call-tool.js';
+import type { RuntimeConfig } from './config.js';
+import type { Logger } from './log.js';
+import type { SearchIndexFile } from './search.js';
 import type { DeclarationsFile } from './code-mode.js';
+import { buildServerCore, lazy } from './server-core.js';
+import { startStdio } from './stdio.js';
 
 export interface CreateServerOptions extends Extensions {
   /** The project's catalog.json (search-index.json is read beside it). */
@@ -58,127 +51,25 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   // A plain copy: every tool call looks variables up (credentials, secrets to redact), which on process.env
   // itself costs a trip into the C++ environment each time.
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
-  const config = readConfig(env);
-  if (options.http?.port !== undefined) config.http.port = options.http.port;
-  if (options.http?.host !== undefined) config.http.host = options.http.host;
   const { catalogUrl } = options;
-  const { header: catalog, tools } = parseCatalog(await (options.catalogBytes ?? readDataAhead(catalogUrl)));
-  const secrets = serverRedactionForms(catalog, env); // env is a snapshot: computed once, not per log line
-  const log = options.logger
-    ? redactingLogger(options.logger, () => secrets)
-    : createLogger(config.logLevel, () => secrets);
-  if (!config.baseUrl && !catalog.baseUrl) {
-    log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
-  }
-  const registry = new ToolRegistry({ header: catalog, tools });
-  const extensions = serveExtensions(options, registry.names());
-  const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
-  if (mode === 'code' && catalog.toolMode !== 'code') {
-    // code-declarations.json is written only for a project generated in code mode (it is large on a large API).
-    throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
-  }
-  const searchIndex = lazy(async () =>
-    (await import('./search.js')).OperationSearch.load(
-      readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl)),
-    ),
+  const core = buildServerCore(
+    {
+      catalog: await (options.catalogBytes ?? readDataAhead(catalogUrl)),
+      searchIndex: () => readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl)),
+      declarations: () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl)),
+    },
+    { ...options, env },
   );
-  const { choice: profiles, problems } = readProfileChoice(env);
-  for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
-  const deps: CallDeps = {
-    registry,
-    config,
-    env,
-    log,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.hooks ? { hooks: options.hooks } : {}),
-  };
-  const serve: ServeOptions = {
-    mode,
-    searchIndex,
-    pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'),
-    profiles,
-    extensions,
-    ...(mode === 'code' ? { code: await codeModeOptions(env, catalog, catalogUrl) } : {}),
-  };
-  log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
-
-  // Per-caller credentials only exist over HTTP: the HTTP factory builds its upstream auth up front (a bad
-  // MCP_CALLER_CREDENTIALS stops the start); stdio builds it on its first call.
-  const httpFactory = lazy(async () =>
-    createServerFactory(
-      { ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) },
-      serve,
-    ),
-  );
+  const { config, log } = core;
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for.
   const http = lazy(() => import('./http.js'));
   return {
     config,
     log,
-    endpoint: async () => (await http()).mcpEndpoint(await httpFactory(), log),
-    listen: async (listenOptions) => (await http()).startHttp(await httpFactory(), config, log, listenOptions),
+    endpoint: async () => (await http()).mcpEndpoint(await core.httpFactory(), log),
+    listen: async (listenOptions) => (await http()).startHttp(await core.httpFactory(), config, log, listenOptions),
     serveStdio: async () => {
-      startStdio(createServerFactory(deps, serve), log, config.timeoutMs);
+      startStdio(core.stdioFactory(), log, config.timeoutMs);
     },
   };
-}
-
-/** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */
-async function httpUpstreamAuth(
-  catalog: CatalogHeader,
-  env: NodeJS.ProcessEnv,
-  config: RuntimeConfig,
-  log: Logger,
-  fetch: typeof globalThis.fetch | undefined,
-): Promise<UpstreamAuth> {
-  const [{ createUpstreamAuth }, callerCredentials] = await Promise.all([
-    import('./upstream-auth.js'),
-    import('./caller-credentials.js'),
-  ]);
-  const auth = createUpstreamAuth({ catalog, env, timeoutMs: config.timeoutMs, ...(fetch ? { fetch } : {}) });
-  const endpointProtected = config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined;
-  describeCallerCredentials(catalog, env, auth, endpointProtected, log, callerCredentials);
-  return auth;
-}
-
-/** Says at start-up which request headers carry per-caller credentials (names only, never values). */
-function describeCallerCredentials(
-  catalog: CatalogHeader,
-  env: NodeJS.ProcessEnv,
-  auth: UpstreamAuth,
-  endpointProtected: boolean,
-  log: Logger,
-  { callerCredentialsConfig, unknownCallerSchemes }: typeof import('./caller-credentials.js'),
-): void {
-  const unknown = unknownCallerSchemes(
-    callerCredentialsConfig(catalog.callerCredentials, env),
-    catalog.securitySchemes,
-  );
-  if (unknown.length > 0)
-    log.warn('caller credentials name unknown security schemes; they are ignored', { schemes: unknown });
-  if (auth.callerHeaders.size === 0) return;
-  log.info('per-caller upstream credentials', { headers: Object.fromEntries(auth.callerHeaders) });
-  if (endpointProtected && [...auth.callerHeaders.values()].includes('authorization')) {
-    log.warn(
-      'the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint',
-    );
-  }
-}
-
-/** Code mode's settings, and its declarations file (code-declarations.json beside the catalog), read on first use. */
-async function codeModeOptions(
-  env: NodeJS.ProcessEnv,
-  catalog: CatalogHeader,
-  catalogUrl: URL,
-): Promise<NonNullable<ServeOptions['code']>> {
-  const { readCodeSettings } = await import('./code-mode.js');
-  return {
-    settings: readCodeSettings(env, catalog),
-    declarations: lazy(async () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl))),
-  };
-}
-
-function lazy<T>(load: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= load());
 }

@@ -3,6 +3,7 @@
  * Content-Type by making it a Blob, and fetch then adds `filename="blob"`, which turns a JSON field into a
  * file upload for multer, FastAPI and others. Here a part has a filename only when it is a file.
  */
+import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 
 export interface MultipartPart {

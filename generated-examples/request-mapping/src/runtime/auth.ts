@@ -4,6 +4,7 @@
  * this order: the caller's request header (HTTP, when the caller-credentials mapping covers the scheme),
  * the server's environment, and for OAuth 2 client-credentials schemes a token the server fetches itself.
  */
+import { Buffer } from 'node:buffer';
 import type { CatalogSecurityScheme } from './catalog.js';
 import type { CallerCredentialValues, CallerHeaderMap } from './caller-credentials.js';
 import type { TokenRequest } from './oauth-client.js';

@@ -2,6 +2,7 @@
  * Request body encoding: a BodyPlan plus the body argument in, the bytes (or FormData) to send and their
  * Content-Type out.
  */
+import { Buffer } from 'node:buffer';
 import type { BodyPlan, ParamStyle } from './catalog.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import { isPlainObject } from './plain-object.js';

@@ -2,9 +2,9 @@
  * The gate in front of /mcp when the endpoint is protected (see endpoint-auth-config.ts), built on the SDK's
  * bearer helpers: `verifyBearerToken` checks the header, expiry and scopes, `bearerAuthChallengeResponse`
  * writes the 401/403 with its `WWW-Authenticate: Bearer …` challenge, and in OAuth mode the Protected
- * Resource Metadata (RFC 9728) tells clients which authorization server to get a token from.
+ * Resource Metadata (RFC 9728) tells clients which authorization server to get a token from. Web-standard
+ * (Request and Response), so every deployment target shares it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   bearerAuthChallengeResponse,
   buildOAuthProtectedResourceMetadata,
@@ -25,9 +25,9 @@ const PRM_ROOT_PATH = '/.well-known/oauth-protected-resource';
 export interface EndpointAuth {
   /** Whether this path is one of the metadata documents (served without a token). */
   isMetadataPath(path: string): boolean;
-  answerMetadata(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Verifies the request's bearer token: sets `req.auth` and resolves true, or answers the challenge and resolves false. */
-  authorize(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  answerMetadata(request: Request): Response;
+  /** Verifies the request's bearer token: the token's AuthInfo, or the challenge to answer with. */
+  authorize(request: Request): Promise<{ authInfo: AuthInfo } | { challenge: Response }>;
 }
 
 export class EndpointAuthConfigError extends Error {
@@ -53,26 +53,23 @@ export function createEndpointAuth(config: EndpointAuthConfig, options: Endpoint
 
   return {
     isMetadataPath: (path) => oauth !== undefined && (path === PRM_ROOT_PATH || path === oauth.metadataPath()),
-    answerMetadata: async (req, res) => {
-      if (!oauth) return;
+    answerMetadata: (request) => {
+      if (!oauth) return Response.json({ error: 'not found' }, { status: 404 });
       // Both the root and the path-suffixed location serve the document for the one resource, /mcp.
-      const request = new Request(oauth.metadataUrl(), { method: req.method ?? 'GET', headers: forwardedHeaders(req) });
-      await sendWebResponse(res, oauthMetadataResponse(request, oauth.metadataOptions())!);
+      const asked = new Request(oauth.metadataUrl(), { method: request.method, headers: forwardedHeaders(request) });
+      return oauthMetadataResponse(asked, oauth.metadataOptions())!;
     },
-    authorize: async (req, res) => {
+    authorize: async (request) => {
       const resourceMetadataUrl = oauth?.metadataUrl();
       const challenge = { requiredScopes, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}) };
       try {
-        const authInfo = await verifyBearerToken(firstAuthorization(req), { verifier, ...challenge });
-        (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfo;
-        return true;
+        return { authInfo: await verifyBearerToken(firstAuthorization(request), { verifier, ...challenge }) };
       } catch (error) {
         if (!(error instanceof OAuthError))
           options.log.error('token verification failed', {
             error: error instanceof Error ? error.message : String(error),
           });
-        await sendWebResponse(res, bearerAuthChallengeResponse(error, challenge));
-        return false;
+        return { challenge: bearerAuthChallengeResponse(error, challenge) };
       }
     },
   };
@@ -140,26 +137,16 @@ function validateIssuer(config: OAuthResourceConfig): void {
   }
 }
 
-/** Node joins repeated Authorization headers with a comma; only the first counts (as in the SDK's gate). */
-function firstAuthorization(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization;
+/** Headers join repeated Authorization headers with a comma; only the first counts (as in the SDK's gate). */
+function firstAuthorization(request: Request): string | undefined {
+  const header = request.headers.get('authorization');
   return header?.split(',')[0]?.trim() || undefined;
 }
 
 /** What the SDK's metadata answer looks at: CORS preflight headers. */
-function forwardedHeaders(req: IncomingMessage): Record<string, string> {
-  const requested = req.headers['access-control-request-headers'];
-  return typeof requested === 'string' ? { 'access-control-request-headers': requested } : {};
-}
-
-async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = await response.text();
-  res.writeHead(response.status, headers);
-  res.end(body);
+function forwardedHeaders(request: Request): Record<string, string> {
+  const requested = request.headers.get('access-control-request-headers');
+  return requested !== null ? { 'access-control-request-headers': requested } : {};
 }
 
 function once<T>(make: () => T): () => T {

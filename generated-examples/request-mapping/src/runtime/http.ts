@@ -1,22 +1,17 @@
-/** Stateless Streamable HTTP (2026-07-28 and 2025-11-25 clients), loaded by main only for --http. */
+/**
+ * The Node HTTP server (`--http`), loaded by main only then: node:http around the one web-standard handler
+ * (web-handler.ts), which holds the whole server. This adapter adds what only a Node process has: a port
+ * to listen on, per-request log lines, and a graceful drain on SIGTERM/SIGINT.
+ */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import {
-  hostHeaderValidation,
-  localhostHostValidation,
-  localhostOriginValidation,
-  originValidation,
-  toNodeHandler,
-  type NodeMcpRequestHandler,
-} from '@modelcontextprotocol/node';
+import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHandlerRequestOptions, type Server } from '@modelcontextprotocol/server';
 import type { RuntimeConfig } from './config.js';
-import { createCors, type Cors } from './cors.js';
-import { createEndpointAuth } from './endpoint-auth.js';
 import type { Logger } from './log.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
+import { createWebHandler, MAX_REQUEST_BODY } from './web-handler.js';
 
-const MAX_REQUEST_BODY = 4 * 1024 * 1024;
 /** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
 const MAX_LOGGED_PATH = 200;
 
@@ -62,42 +57,22 @@ export function startHttp(
   log: Logger,
   options: StartHttpOptions = {},
 ): Promise<HttpServerHandle> {
-  const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const handler = mcpEndpoint(factory, log);
-  const toNode = handler.node;
-  const cors = createCors(config.http.corsOrigins);
-  const { validHost, validOrigin } = guards(config, cors);
   // Before listening, so a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration stops the start.
-  const endpointAuth = createEndpointAuth(config.http.auth, {
-    log,
-    defaultResourceUrl: () => localUrl(config, server),
-  });
+  const web = createWebHandler(factory, config, log, { defaultResourceUrl: () => localUrl(config, server) });
+  const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
+  const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
   const inflight = new InflightRequests();
   const unanswered = new Set<ServerResponse>();
   let draining = false;
 
   const server = createHttpServer((req, res) => {
     logWhenClosed(req, res, log);
-    if (draining) return refuseWhileDraining(req, res);
-    const path = pathOf(req);
-    if (path === '/health' || path === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    if (endpointAuth?.isMetadataPath(path)) return void endpointAuth.answerMetadata(req, res).catch(onerror);
-    if (path !== '/mcp') return sendJson(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
-    if (!validHost(req, res)) return;
-    if (cors?.isPreflight(req)) return cors.answerPreflight(req, res);
-    if (!validOrigin(req, res)) return;
-    cors?.decorate(req, res);
-    if (!endpointAuth) return serveMcp(req, res);
-    endpointAuth.authorize(req, res).then((authorized) => authorized && serveMcp(req, res), onerror);
-  });
-
-  const serveMcp = (req: IncomingMessage, res: ServerResponse) => {
     const exchange = toNode(req, res);
     // A subscriptions/listen stream lasts as long as the client wants: shutdown closes it rather than waiting.
     if (req.headers['mcp-method'] === 'subscriptions/listen') return void exchange.catch(onerror);
     unanswered.add(res);
     inflight.track(exchange.finally(() => unanswered.delete(res)));
-  };
+  });
 
   // 'close' fires once, when the listener is closed and the last connection has ended; a close callback
   // registered after that would never run, so the event is captured up front.
@@ -105,7 +80,8 @@ export function startHttp(
 
   const close = async () => {
     draining = true;
-    await handler.close();
+    web.stopAccepting();
+    await web.close();
     if (server.listening) server.close();
     server.closeAllConnections();
     await serverClosed;
@@ -114,7 +90,9 @@ export function startHttp(
   const shutdown = async (): Promise<boolean> => {
     if (!draining) {
       draining = true;
-      // Stops listening (new connections are refused) and drops idle keep-alive connections.
+      // New requests get 503; the listener stops (new connections are refused) and idle keep-alive
+      // connections are dropped.
+      web.stopAccepting();
       server.close();
       // Responses still to come end their connection, so clients do not send more on it.
       for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
@@ -136,23 +114,12 @@ export function startHttp(
       const port = typeof address === 'object' && address ? address.port : config.http.port;
       log.info('serving MCP over Streamable HTTP', {
         url: `http://${config.http.host}:${port}/mcp`,
-        cors: cors !== undefined,
+        cors: config.http.corsOrigins.length > 0,
       });
       if (options.handleSignals !== false) exitGracefullyOnSignals(() => shutdown().then(() => undefined), log);
       resolve({ port, close, shutdown: () => shutdown() });
     });
   });
-}
-
-/** During a drain every new request gets 503 and the connection is closed after it. */
-function refuseWhileDraining(req: IncomingMessage, res: ServerResponse): void {
-  const headers = { 'content-type': 'application/json', connection: 'close', 'retry-after': '1' };
-  res.writeHead(503, headers);
-  if (pathOf(req) === '/mcp') {
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Server is shutting down' }, id: null }));
-  } else {
-    res.end(JSON.stringify({ status: 'shutting down' }));
-  }
 }
 
 /**
@@ -185,29 +152,4 @@ function localUrl(config: RuntimeConfig, server: ReturnType<typeof createHttpSer
 
 function pathOf(req: IncomingMessage): string {
   return (req.url ?? '/').split('?')[0] ?? '/';
-}
-
-type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
-
-/**
- * DNS-rebinding protection: localhost only, unless the deployment lists its own host names. Origins
- * allowed for CORS pass the Origin check too: listing them is the operator saying browsers there may call.
- */
-function guards(config: RuntimeConfig, cors: Cors | undefined): { validHost: Guard; validOrigin: Guard } {
-  const hosts = config.http.allowedHosts;
-  const origins = config.http.allowedOrigins.length > 0 ? config.http.allowedOrigins : hosts;
-  const originGuard = origins.length > 0 ? originValidation(origins) : localhostOriginValidation();
-  return {
-    validHost: hosts.length > 0 ? hostHeaderValidation(hosts) : localhostHostValidation(),
-    validOrigin: (req, res) => {
-      const origin = req.headers.origin;
-      if (cors !== undefined && origin !== undefined && cors.allows(origin)) return true;
-      return originGuard(req, res);
-    },
-  };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }

@@ -3,6 +3,7 @@
  * are checked with the authorization server's introspection endpoint (RFC 7662), which works for opaque
  * and JWT access tokens alike and needs no key material here.
  */
+import { Buffer } from 'node:buffer';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
 

@@ -14,12 +14,23 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-export function createLogger(level: RuntimeConfig['logLevel'], secrets: () => readonly string[] = () => []): Logger {
+/** Where log lines go: one JSON line (with its newline); `urgent` for warnings and errors. */
+export type LogSink = (line: string, urgent: boolean) => void;
+
+/** stderr, gathered per turn of the event loop (see `out` below): the Node process's default. */
+export const stderrSink: LogSink = (line, urgent) => (urgent ? out.writeNow(line) : out.write(line));
+
+/** The console, one call per line: the web targets (Workers, Deno, Bun, Lambda), whose platforms collect it. */
+export const consoleSink: LogSink = (line) => console.error(line.trimEnd());
+
+export function createLogger(
+  level: RuntimeConfig['logLevel'],
+  secrets: () => readonly string[] = () => [],
+  sink: LogSink = stderrSink,
+): Logger {
   const write = (at: Level, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[at] < LEVELS[level]) return;
-    const line = `${redact(JSON.stringify({ level: at, msg, ...fields }), secrets())}\n`;
-    if (LEVELS[at] >= LEVELS.warn) out.writeNow(line);
-    else out.write(line);
+    sink(`${redact(JSON.stringify({ level: at, msg, ...fields }), secrets())}\n`, LEVELS[at] >= LEVELS.warn);
   };
   return {
     debug: (m, f) => write('debug', m, f),

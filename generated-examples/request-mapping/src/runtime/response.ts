@@ -2,6 +2,7 @@
  * Turns an upstream HTTP response into an MCP tool result: JSON as text plus structuredContent, images
  * and audio as such, other binary content as an embedded resource, everything bounded by a byte cap.
  */
+import { Buffer } from 'node:buffer';
 import type { CappedBody, UpstreamResponse } from './http-client.js';
 import { isPlainObject } from './plain-object.js';
 

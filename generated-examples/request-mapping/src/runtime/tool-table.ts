@@ -5,8 +5,8 @@
  * start of each line, so lookups by name never parse a tool they do not return.
  */
 import type { Catalog, CatalogHeader, CatalogTool } from './catalog.js';
-import { isAscii } from 'node:buffer';
-import { decodeData } from './data-file.js';
+import { Buffer, isAscii } from 'node:buffer';
+import { decodeData } from './data-text.js';
 
 export interface ToolTable {
   readonly length: number;

@@ -3,6 +3,7 @@
  * validator only when first needed (tools/list pages, tools/call), so neither start-up nor per-request
  * cost grows with the number of tools.
  */
+import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { Catalog, CatalogHeader, CatalogTool, JsonSchema } from './catalog.js';
 import { assembleInputSchema, listedTool, type ListedTool } from './listing.js';
@@ -16,10 +17,15 @@ export class ToolRegistry {
   private readonly tools: ToolTable;
   private readonly listedByIndex: Array<ListedTool | undefined> = [];
   private readonly validators = new Map<string, Validate>();
-  private validatorProvider: AjvJsonSchemaValidator | undefined;
+  private validatorProvider: jsonSchemaValidator | undefined;
 
-  /** From a catalog in memory, or from catalog.json's header and its lazily parsed tools. */
-  constructor(catalog: Catalog | { header: CatalogHeader; tools: ToolTable }) {
+  /**
+   * From a catalog in memory, or from catalog.json's header and its lazily parsed tools. Arguments are
+   * validated with Ajv unless a `validatorProvider` is given (Workers: the SDK's CfWorkerJsonSchemaValidator,
+   * since Ajv compiles to code and workerd forbids code from strings).
+   */
+  constructor(catalog: Catalog | { header: CatalogHeader; tools: ToolTable }, validatorProvider?: jsonSchemaValidator) {
+    this.validatorProvider = validatorProvider;
     if ('header' in catalog) {
       this.catalog = catalog.header;
       this.tools = catalog.tools;

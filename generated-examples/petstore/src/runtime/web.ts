@@ -1,0 +1,105 @@
+/**
+ * The server for the web-standard targets (Cloudflare Workers, Deno, Bun, AWS Lambda): the same server the
+ * Node bin serves (server-core.ts behind web-handler.ts), built from data the target hands in rather than
+ * from files, from an environment object rather than process.env, sending upstream through fetch and
+ * logging through the console. It uses no Node-only API.
+ */
+import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type { Extensions } from './extensions.js';
+import { EndpointAuthConfigError } from './endpoint-auth.js';
+import type { Hooks } from './hooks.js';
+import { consoleSink, type Logger } from './log.js';
+import type { RuntimeConfig } from './config.js';
+import { dataBytes } from './data-text.js';
+import type { SearchIndexFile } from './search.js';
+import { buildServerCore } from './server-core.js';
+import { createWebHandler, pathOf } from './web-handler.js';
+
+/** search-index.json as a target has it: parsed (a JSON module), as text, or as bytes read from a file. */
+export type SearchIndexData = SearchIndexFile | string | Uint8Array;
+
+export interface WebServerOptions extends Extensions {
+  /** catalog.json: its bytes, or its text (a Workers `Text` module). */
+  catalog: Uint8Array | string;
+  /** search-index.json, asked for on the first search only. */
+  searchIndex: () => SearchIndexData | Promise<SearchIndexData>;
+  /**
+   * The configuration and credentials: Workers' `env` (vars and secrets bindings), `Deno.env.toObject()`,
+   * `process.env` on Bun and Lambda. Values that are not strings (other bindings) are ignored.
+   */
+  env: Readonly<Record<string, unknown>>;
+  /** Sends every upstream and OAuth token request (default: the platform's fetch). */
+  fetch?: typeof fetch;
+  /** Receives the log lines, secrets redacted (default: JSON lines on the console). */
+  logger?: Logger;
+  hooks?: Hooks;
+  /** Validates tool arguments (default Ajv; the Workers entry passes the SDK's CfWorkerJsonSchemaValidator). */
+  jsonSchemaValidator?: jsonSchemaValidator;
+}
+
+export interface WebServer {
+  readonly config: RuntimeConfig;
+  readonly log: Logger;
+  /** Answers one HTTP request: /health, /mcp and the OAuth metadata, with every guard of the Node server. */
+  fetch(request: Request): Promise<Response>;
+  /** From now on every request is answered 503: the start of a drain. */
+  stopAccepting(): void;
+  close(): Promise<void>;
+}
+
+export async function createWebServer(options: WebServerOptions): Promise<WebServer> {
+  const env = stringValues(options.env);
+  // Bound: on Workers, fetch called as a detached function throws "Illegal invocation".
+  const upstreamFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const core = buildServerCore(
+    {
+      catalog: dataBytes(options.catalog),
+      searchIndex: async () => searchIndexFile(await options.searchIndex()),
+    },
+    { ...options, env, fetch: upstreamFetch, logSink: consoleSink },
+  );
+  const { config, log } = core;
+  // A web target knows no address of its own, and a Host header is the caller's word: OAuth needs the URL said.
+  const needsResourceUrl = () =>
+    new EndpointAuthConfigError(
+      'MCP_OAUTH_ISSUER is set: also set MCP_OAUTH_RESOURCE_URL to the public URL of this endpoint (…/mcp)',
+    );
+  if (config.http.auth.oauth && !config.http.auth.oauth.resourceUrl) throw needsResourceUrl();
+  const handler = createWebHandler(await core.httpFactory(), config, log, {
+    defaultResourceUrl: () => {
+      throw needsResourceUrl();
+    },
+  });
+  return {
+    config,
+    log,
+    fetch: async (request) => {
+      const started = Date.now();
+      const response = await handler.fetch(request);
+      log.info('http request', {
+        method: request.method,
+        path: pathOf(request).slice(0, MAX_LOGGED_PATH),
+        status: response.status,
+        ms: Date.now() - started,
+      });
+      return response;
+    },
+    stopAccepting: () => handler.stopAccepting(),
+    close: () => handler.close(),
+  };
+}
+
+/** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
+const MAX_LOGGED_PATH = 200;
+
+function stringValues(env: Readonly<Record<string, unknown>>): NodeJS.ProcessEnv {
+  const strings: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (typeof value === 'string') strings[name] = value;
+  return strings;
+}
+
+function searchIndexFile(data: SearchIndexData): SearchIndexFile {
+  if (typeof data === 'string') return JSON.parse(data) as SearchIndexFile;
+  if (data instanceof Uint8Array) return JSON.parse(new TextDecoder().decode(data)) as SearchIndexFile;
+  return data;
+}

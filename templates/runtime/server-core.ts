@@ -1,0 +1,165 @@
+/**
+ * What every transport and deployment target serves, assembled once from the project's data: the
+ * configuration, the logger, the tool registry, the tool mode, the owner's hooks and extensions, and the
+ * per-request MCP server factories. Sources of the data differ per target (files on Node, Deno and Bun,
+ * modules on Workers), so they come in as values; this module reads no file and no process state.
+ */
+import type { Buffer } from 'node:buffer';
+import type { jsonSchemaValidator, Server } from '@modelcontextprotocol/server';
+import type { CatalogHeader } from './catalog.js';
+import type { CallDeps } from './call-tool.js';
+import type { DeclarationsFile } from './code-mode.js';
+import { readCodeSettings } from './code-settings.js';
+import { readConfig, type RuntimeConfig } from './config.js';
+import { readEnv } from './environment.js';
+import { serveExtensions, type Extensions } from './extensions.js';
+import type { Hooks } from './hooks.js';
+import { createLogger, redactingLogger, type Logger, type LogSink } from './log.js';
+import { readProfileChoice } from './profiles.js';
+import { serverRedactionForms } from './redact.js';
+import type { SearchIndexFile } from './search.js';
+import { createServerFactory, type ServeOptions } from './server.js';
+import { parseCatalog } from './tool-table.js';
+import { ToolRegistry } from './tools.js';
+import type { UpstreamAuth } from './upstream-auth.js';
+
+export interface CoreOptions extends Extensions {
+  /** Where the configuration and credentials are read from; a copy made by the caller. */
+  env: NodeJS.ProcessEnv;
+  /** Sends every upstream request (and OAuth token request) through this fetch instead of node:http. */
+  fetch?: typeof fetch;
+  /** Receives the server's log lines, with known secrets replaced by `[redacted]`. */
+  logger?: Logger;
+  /** Where the default logger writes its JSON lines (default stderr). */
+  logSink?: LogSink;
+  /** Code around each upstream call (hooks.ts). */
+  hooks?: Hooks;
+  /** Overrides HOST and PORT. */
+  http?: { port?: number; host?: string };
+  /** Validates tool arguments (default Ajv; Workers pass the SDK's CfWorkerJsonSchemaValidator). */
+  jsonSchemaValidator?: jsonSchemaValidator;
+}
+
+export interface ServerData {
+  /** catalog.json's bytes. */
+  catalog: Buffer;
+  /** search-index.json, read on the first search only (the all-tools mode never pays for it). */
+  searchIndex: () => SearchIndexFile | Promise<SearchIndexFile>;
+  /** code-declarations.json (in a project generated in code mode), read on the first code-mode search. */
+  declarations?: () => DeclarationsFile | Promise<DeclarationsFile>;
+}
+
+export interface ServerCore {
+  readonly config: RuntimeConfig;
+  readonly log: Logger;
+  /** The factory of the HTTP endpoint (per-caller credentials included), built on first use. */
+  httpFactory: () => Promise<() => Server>;
+  /** The factory of a stdio connection. */
+  stdioFactory: () => () => Server;
+}
+
+export function buildServerCore(data: ServerData, options: CoreOptions): ServerCore {
+  const { env } = options;
+  const config = readConfig(env);
+  if (options.http?.port !== undefined) config.http.port = options.http.port;
+  if (options.http?.host !== undefined) config.http.host = options.http.host;
+  const { header: catalog, tools } = parseCatalog(data.catalog);
+  const secrets = serverRedactionForms(catalog, env); // env is a snapshot: computed once, not per log line
+  const log = options.logger
+    ? redactingLogger(options.logger, () => secrets)
+    : createLogger(config.logLevel, () => secrets, options.logSink);
+  if (!config.baseUrl && !catalog.baseUrl) {
+    log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
+  }
+  const registry = new ToolRegistry({ header: catalog, tools }, options.jsonSchemaValidator);
+  const extensions = serveExtensions(options, registry.names());
+  const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
+  const code = mode === 'code' ? codeMode(data, catalog, env) : undefined;
+  const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(await data.searchIndex()));
+  const { choice: profiles, problems } = readProfileChoice(env);
+  for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
+  const deps: CallDeps = {
+    registry,
+    config,
+    env,
+    log,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  };
+  const serve: ServeOptions = {
+    mode,
+    searchIndex,
+    pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'),
+    profiles,
+    extensions,
+    ...(code ? { code } : {}),
+  };
+  log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
+
+  // Per-caller credentials only exist over HTTP: the HTTP factory builds its upstream auth up front (a bad
+  // MCP_CALLER_CREDENTIALS stops the start); stdio builds it on its first call.
+  const httpFactory = lazy(async () =>
+    createServerFactory(
+      { ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) },
+      serve,
+    ),
+  );
+  return { config, log, httpFactory, stdioFactory: () => createServerFactory(deps, serve) };
+}
+
+/** Code mode's settings and declarations; refused where they cannot be served. */
+function codeMode(data: ServerData, catalog: CatalogHeader, env: NodeJS.ProcessEnv): NonNullable<ServeOptions['code']> {
+  // code-declarations.json is written only for a project generated in code mode (it is large on a large API).
+  if (catalog.toolMode !== 'code')
+    throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
+  const { declarations } = data;
+  if (!declarations) throw new Error('code mode is not served on this deployment target yet: use the Node server');
+  return { settings: readCodeSettings(env, catalog), declarations: lazy(async () => declarations()) };
+}
+
+/** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */
+async function httpUpstreamAuth(
+  catalog: CatalogHeader,
+  env: NodeJS.ProcessEnv,
+  config: RuntimeConfig,
+  log: Logger,
+  fetch: typeof globalThis.fetch | undefined,
+): Promise<UpstreamAuth> {
+  const [{ createUpstreamAuth }, callerCredentials] = await Promise.all([
+    import('./upstream-auth.js'),
+    import('./caller-credentials.js'),
+  ]);
+  const auth = createUpstreamAuth({ catalog, env, timeoutMs: config.timeoutMs, ...(fetch ? { fetch } : {}) });
+  const endpointProtected = config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined;
+  describeCallerCredentials(catalog, env, auth, endpointProtected, log, callerCredentials);
+  return auth;
+}
+
+/** Says at start-up which request headers carry per-caller credentials (names only, never values). */
+function describeCallerCredentials(
+  catalog: CatalogHeader,
+  env: NodeJS.ProcessEnv,
+  auth: UpstreamAuth,
+  endpointProtected: boolean,
+  log: Logger,
+  { callerCredentialsConfig, unknownCallerSchemes }: typeof import('./caller-credentials.js'),
+): void {
+  const unknown = unknownCallerSchemes(
+    callerCredentialsConfig(catalog.callerCredentials, env),
+    catalog.securitySchemes,
+  );
+  if (unknown.length > 0)
+    log.warn('caller credentials name unknown security schemes; they are ignored', { schemes: unknown });
+  if (auth.callerHeaders.size === 0) return;
+  log.info('per-caller upstream credentials', { headers: Object.fromEntries(auth.callerHeaders) });
+  if (endpointProtected && [...auth.callerHeaders.values()].includes('authorization')) {
+    log.warn(
+      'the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint',
+    );
+  }
+}
+
+export function lazy<T>(load: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= load());
+}

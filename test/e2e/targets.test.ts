@@ -1,0 +1,199 @@
+/**
+ * Every deployment target serves the same server: the generated petstore and GitHub (1,223 operations,
+ * default hybrid mode) are started on Node (the bin), Deno, Bun and workerd (`wrangler dev` on the generated
+ * wrangler.toml, credentials as secret bindings), and each is driven by the SDK's v2 client (2026-07-28:
+ * server/discover, tools/list, calls) and the v1 client (2025-11-25), with the exact upstream requests
+ * asserted at a mock on 127.0.0.1. Node, Deno and Bun also drain on SIGTERM: the call in flight finishes.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
+import { connectLegacyHttp, connectModernHttp } from '../helpers/mcp-clients.js';
+import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
+import { startTarget, TARGETS, type RunningTarget, type Target } from '../helpers/targets.js';
+
+const PETSTORE = `${REPO_ROOT}/fixtures/specs/petstore.yaml`;
+const GITHUB = `${REPO_ROOT}/../shared/specs/github/api.github.com.json`;
+const API_KEY = 'pet-secret-4242';
+
+type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: unknown };
+
+let upstream: MockUpstream;
+let petstore: BuiltProject;
+let github: BuiltProject;
+
+beforeAll(async () => {
+  if (!existsSync(GITHUB)) throw new Error(`${GITHUB} is missing: the targets test needs ../shared/specs`);
+  upstream = await startMockUpstream();
+  [petstore, github] = await Promise.all([generateAndBuild(PETSTORE), generateAndBuild(GITHUB)]);
+}, 180_000);
+
+afterAll(async () => {
+  await upstream?.close();
+  petstore?.cleanup();
+  github?.cleanup();
+});
+
+beforeEach(() => {
+  upstream.requests.length = 0;
+  upstream.respond((req) => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    // The pet's name is the API key: the result must show it redacted on every target.
+    body: req.url.startsWith('/v3/pet/')
+      ? JSON.stringify({ id: Number(req.url.split('/').pop()), name: API_KEY, photoUrls: [], status: 'available' })
+      : JSON.stringify({ id: 1, full_name: 'octo/hello' }),
+  }));
+});
+
+function onlyRequest(): RecordedRequest {
+  expect(upstream.requests).toHaveLength(1);
+  return upstream.requests[0]!;
+}
+
+function text(result: CallResult): string {
+  return result.content.map((c) => c.text ?? '').join('');
+}
+
+describe.each(TARGETS)('%s', (target: Target) => {
+  describe('petstore', () => {
+    let server: RunningTarget;
+    beforeAll(async () => {
+      server = await startTarget(target, petstore.dir, { API_BASE_URL: `${upstream.url}/v3` }, { API_KEY });
+    }, 90_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('serves /health and refuses a foreign Origin (DNS-rebinding protection)', async () => {
+      expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: 'ok' });
+      const foreign = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { origin: 'http://evil.example', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(foreign.status).toBe(403);
+      expect(await foreign.text()).toContain('Invalid Origin');
+    });
+
+    it('2026-07-28: discovers, lists and calls, sending the exact upstream request', async () => {
+      const client: Client = await connectModernHttp(`${server.url}/mcp`);
+      try {
+        expect(client.getProtocolEra()).toBe('modern');
+        expect(client.getServerVersion()?.name).toBe('server');
+        const { tools } = await client.listTools();
+        expect(tools).toHaveLength(19);
+        expect(tools.map((t) => t.name)).toContain('getPetById');
+        const result = (await client.callTool({ name: 'getPetById', arguments: { petId: 7 } })) as CallResult;
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toEqual({ id: 7, name: '[redacted]', photoUrls: [], status: 'available' });
+        expect(text(result)).not.toContain(API_KEY);
+        const req = onlyRequest();
+        expect([req.method, req.url, req.headers['api_key']]).toEqual(['GET', '/v3/pet/7', API_KEY]);
+        expect(req.headers['user-agent']).toBe('server/1.0.27-SNAPSHOT openapi-to-mcp');
+        const invalid = (await client.callTool({ name: 'getPetById', arguments: { petId: 'seven' } })) as CallResult;
+        expect(invalid.isError).toBe(true);
+        expect(text(invalid)).toContain('petId');
+        expect(upstream.requests).toHaveLength(1);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('2025-11-25: lists and calls', async () => {
+      const client = await connectLegacyHttp(`${server.url}/mcp`);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools).toHaveLength(19);
+        const result = (await client.callTool({ name: 'getPetById', arguments: { petId: 8 } })) as CallResult;
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ id: 8, name: '[redacted]' });
+        const req = onlyRequest();
+        expect([req.method, req.url, req.headers['api_key']]).toEqual(['GET', '/v3/pet/8', API_KEY]);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  describe('github (hybrid mode, 1,223 operations)', () => {
+    let server: RunningTarget;
+    beforeAll(async () => {
+      server = await startTarget(target, github.dir, { API_BASE_URL: upstream.url });
+    }, 90_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('2026-07-28: lists the core and meta-tools, searches, and calls a core tool and an operation by name', async () => {
+      const client: Client = await connectModernHttp(`${server.url}/mcp`);
+      try {
+        const { tools } = await client.listTools();
+        const names = tools.map((t) => t.name);
+        expect(names).toEqual(expect.arrayContaining(['repos_get', 'search_operations', 'call_operation']));
+        const search = (await client.callTool({
+          name: 'search_operations',
+          arguments: { query: 'star a repository' },
+        })) as CallResult;
+        expect(search.isError).toBeFalsy();
+        expect(text(search)).toContain('activity_star-repo-for-authenticated-user');
+        const result = (await client.callTool({
+          name: 'repos_get',
+          arguments: { owner: 'octo', repo: 'hello' },
+        })) as CallResult;
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toEqual({ id: 1, full_name: 'octo/hello' });
+        const byName = (await client.callTool({
+          name: 'call_operation',
+          arguments: { name: 'activity_star-repo-for-authenticated-user', arguments: { owner: 'octo', repo: 'hello' } },
+        })) as CallResult;
+        expect(byName.isError).toBeFalsy();
+        expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+          'GET /repos/octo/hello',
+          'PUT /user/starred/octo/hello',
+        ]);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('2025-11-25: lists and calls', async () => {
+      const client = await connectLegacyHttp(`${server.url}/mcp`);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toContain('repos_get');
+        const result = (await client.callTool({
+          name: 'repos_get',
+          arguments: { owner: 'o2', repo: 'r2' },
+        })) as CallResult;
+        expect(result.isError).toBeFalsy();
+        expect(`${onlyRequest().method} ${onlyRequest().url}`).toBe('GET /repos/o2/r2');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  // Workers has no signals: the platform lets requests in flight finish when it retires an isolate.
+  describe.skipIf(target === 'workerd')('graceful drain', () => {
+    it('on SIGTERM the call in flight finishes, then the process exits 0', async () => {
+      const server = await startTarget(target, petstore.dir, { API_BASE_URL: `${upstream.url}/v3` }, { API_KEY });
+      const client: Client = await connectModernHttp(`${server.url}/mcp`);
+      upstream.respond(() => ({
+        status: 200,
+        delayMs: 800,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 9, name: 'slow', photoUrls: [], status: 'available' }),
+      }));
+      const call = client.callTool({ name: 'getPetById', arguments: { petId: 9 } }) as Promise<CallResult>;
+      while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const exit = server.stop(10_000);
+      const result = await call;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ id: 9, name: 'slow' });
+      expect(await exit).toBe(0);
+      await client.close();
+    }, 60_000);
+  });
+});
