@@ -110,7 +110,8 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
 /** Code mode's settings and declarations; refused where they cannot be served. */
 function codeMode(data: ServerData, catalog: CatalogHeader, env: NodeJS.ProcessEnv): NonNullable<ServeOptions['code']> {
   // code-declarations.json is written only for a project generated in code mode (it is large on a large API).
-  if (catalog.toolMode !== 'code') throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
+  if (catalog.toolMode !== 'code')
+    throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
   const { declarations } = data;
   if (!declarations) throw new Error('code mode is not served on this deployment target yet: use the Node server');
   return { settings: readCodeSettings(env, catalog), declarations: lazy(async () => declarations()) };
