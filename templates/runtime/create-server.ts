@@ -11,6 +11,7 @@ import type { CatalogHeader } from './catalog.js';
 import { readEnv } from './environment.js';
 import type { SearchIndexFile } from './search.js';
 import { readConfig, type RuntimeConfig } from './config.js';
+import { apiPrimitives } from './api-primitives.js';
 import { serveExtensions, type Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import type { HttpServerHandle, McpEndpoint, StartHttpOptions } from './http.js';
@@ -70,7 +71,17 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
   }
   const registry = new ToolRegistry({ header: catalog, tools });
-  const extensions = serveExtensions(options, registry.names());
+  // The generated resources and prompts are served as the owner's are; a URI or name given twice stops the start.
+  const generated = apiPrimitives(catalog, catalogUrl, registry);
+  const extensions = serveExtensions(
+    {
+      tools: options.tools ?? [],
+      resources: [...generated.resources, ...(options.resources ?? [])],
+      resourceTemplates: [...generated.resourceTemplates, ...(options.resourceTemplates ?? [])],
+      prompts: [...generated.prompts, ...(options.prompts ?? [])],
+    },
+    registry.names(),
+  );
   const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   const searchIndex = lazy(async () =>
     (await import('./search.js')).OperationSearch.load(
