@@ -11,7 +11,9 @@ import type { CatalogHeader } from './catalog.js';
 import { readEnv } from './environment.js';
 import type { SearchIndexFile } from './search.js';
 import { readConfig, type RuntimeConfig } from './config.js';
+import { randomBytes } from 'node:crypto';
 import { apiPrimitives } from './api-primitives.js';
+import { createResponseLinker } from './response-links.js';
 import { serveExtensions, type Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import type { HttpServerHandle, McpEndpoint, StartHttpOptions } from './http.js';
@@ -90,11 +92,15 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   );
   const { choice: profiles, problems } = readProfileChoice(env);
   for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
+  const signingKey = readEnv(env, 'MCP_SIGNING_KEY') ?? randomBytes(MIN_SIGNING_KEY_BYTES);
+  if (Buffer.byteLength(signingKey) < MIN_SIGNING_KEY_BYTES)
+    throw new Error(`MCP_SIGNING_KEY must be at least ${MIN_SIGNING_KEY_BYTES} bytes long`);
   const deps: CallDeps = {
     registry,
     config,
     env,
     log,
+    links: createResponseLinker(signingKey),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
@@ -104,6 +110,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
     pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'),
     profiles,
     extensions,
+    signingKey,
   };
   log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
 
@@ -169,6 +176,9 @@ function describeCallerCredentials(
     );
   }
 }
+
+/** HMAC-SHA256 keys shorter than its block of output are weaker than the hash; the SDK's codec refuses them too. */
+const MIN_SIGNING_KEY_BYTES = 32;
 
 function lazy<T>(load: () => T): () => T {
   let value: T | undefined;

@@ -18,6 +18,7 @@ import type { CallDeps } from './call-tool.js';
 import { createConfirmGate } from './confirm.js';
 import { catalogConfirmPolicy, needsConfirmation, withConfirmArgument } from './confirm-policy.js';
 import { readEnv } from './environment.js';
+import { uriMatcher } from './uri-template-match.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import type { ListedTool } from './listing.js';
 import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
@@ -46,6 +47,8 @@ export interface ServeOptions {
   profiles?: ProfileChoice;
   /** The owner's own tools, resources and prompts (extensions.ts). */
   extensions?: ServedExtensions;
+  /** Signs confirmation states and response links (MCP_SIGNING_KEY); absent: a random key for this factory. */
+  signingKey?: Uint8Array | string;
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
@@ -53,7 +56,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
   const info = { name: catalog.server.name, version: catalog.server.version, title: catalog.server.title };
   const choice: ProfileChoice = options.profiles ?? { clients: new Map() };
   const confirmPolicy = readEnv(deps.env, 'MCP_CONFIRM') ?? catalogConfirmPolicy(catalog);
-  const confirm = createConfirmGate(confirmPolicy, readEnv(deps.env, 'MCP_SIGNING_KEY'));
+  const confirm = createConfirmGate(confirmPolicy, options.signingKey);
   const listings = new Map<`${ProfileName}:${boolean}`, ProfileListing>();
   // Built on a profile's first request and kept: per-request work does not grow with the number of tools.
   // A client that cannot elicit is listed the fallback `confirm` argument of the tools that ask (confirm.ts).
@@ -69,7 +72,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
   const instructions = instructionsFor(catalog.server.instructions, options.mode, deps.registry.size, catalog.core);
   // Unless one profile is forced and no tool asks for confirmation, what tools/list shows depends on the client.
   const listScope = choice.forced && !confirm.asks ? 'public' : 'private';
-  const extensions = options.extensions ?? NO_EXTENSIONS;
+  const extensions = withResponseLinks(options.extensions ?? NO_EXTENSIONS, deps);
   const contextOf = (ctx: RequestContext) => extensionContext(deps, ctx);
   return () => {
     const server = new Server(info, {
@@ -133,6 +136,19 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
 }
 
 const NO_EXTENSIONS: ServedExtensions = { tools: new Map(), resources: new Map(), prompts: new Map() };
+
+/** The links of large and binary responses are read as a resource template, replaying the call for each page. */
+function withResponseLinks(served: ServedExtensions, deps: CallDeps): ServedExtensions {
+  if (!deps.links) return served;
+  const template = deps.links.template(async (name, args, page, ctx) => {
+    const { callTool, errorResult } = await loadCallPath();
+    const tool = deps.registry.get(name);
+    if (!tool) return errorResult(`There is no tool ${name} any more`);
+    return callTool(deps, tool, args, ctx.signal, ctx.requestHeaders, page);
+  });
+  const link = { template, matches: uriMatcher(template.uriTemplate) };
+  return { ...served, resourceTemplates: [...(served.resourceTemplates ?? []), link] };
+}
 
 interface RequestContext {
   mcpReq: { signal: AbortSignal };

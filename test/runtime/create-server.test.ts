@@ -183,10 +183,14 @@ describe('createServer', () => {
     }
   });
 
-  it('advertises resources and prompts only when there are some', async () => {
+  it('advertises prompts only when there are some, resources always (the links of large responses)', async () => {
     const client = await connect({}, bareCatalogUrl);
     try {
-      expect(client.getServerCapabilities()).not.toHaveProperty('resources');
+      expect(client.getServerCapabilities()).toHaveProperty('resources');
+      expect((await client.listResources()).resources).toEqual([]);
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+        'response://upstream/{token}{?page}',
+      ]);
       expect(client.getServerCapabilities()).not.toHaveProperty('prompts');
     } finally {
       await client.close();

@@ -62,10 +62,8 @@ export interface ConfirmGate {
   ) => Promise<ConfirmOutcome>;
 }
 
-/** `key`: MCP_SIGNING_KEY (at least 32 bytes); without it a random key, valid for this process only. */
-export function createConfirmGate(policy: ConfirmPolicy, key: string | undefined): ConfirmGate {
-  if (key !== undefined && Buffer.byteLength(key) < MIN_KEY_BYTES)
-    throw new Error(`MCP_SIGNING_KEY must be at least ${MIN_KEY_BYTES} bytes long`);
+/** `key`: the server's signing key (MCP_SIGNING_KEY, else random per process; create-server.ts). */
+export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | string | undefined): ConfirmGate {
   const codec = createRequestStateCodec<ConfirmState>({
     key: key ?? randomBytes(MIN_KEY_BYTES),
     ttlSeconds: STATE_TTL_SECONDS,

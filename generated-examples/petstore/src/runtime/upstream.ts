@@ -15,7 +15,7 @@ import {
   type UpstreamResponse,
 } from './http-client.js';
 import type { BuiltRequest } from './request.js';
-import { errorResult, responseToResult, type ToolResult } from './response.js';
+import { errorResult, pageResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
 
 export interface UpstreamOptions {
@@ -28,6 +28,8 @@ export interface UpstreamOptions {
   /** The MCP request's cancellation signal. */
   signal?: AbortSignal;
   maxBytes: number;
+  /** Read this page of the body instead of the body up to maxBytes (a response link's page: response-links.ts). */
+  page?: { index: number; size: number };
   /** Names the request in messages, e.g. `GET /pets/{petId}`. */
   label: string;
   /** Retries after 429/502/503/504 (idempotent methods only). Default DEFAULT_MAX_RETRIES; 0 turns them off. */
@@ -94,11 +96,12 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
         note = decision.reason;
       }
       phase = 'read';
-      return await responseToResult(response, {
+      const reading = {
         maxBytes: opts.maxBytes,
         requestLabel: opts.label,
         ...(note === undefined ? {} : { errorNote: note }),
-      });
+      };
+      return await (opts.page ? pageResult(response, opts.page, reading) : responseToResult(response, reading));
     }
   } catch (error) {
     // Cancellation by the client is not an upstream problem: let it propagate.
