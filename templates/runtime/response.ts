@@ -24,6 +24,8 @@ export type ToolResult = {
   cut?: BodyCut;
   /** Set on a page read (`readPage`): what follows the page. Never sent either. */
   page?: BodyPage;
+  /** A 202 whose operation outlived the call: its status URL (accepted.ts). Never sent either. */
+  pending?: { url: string };
 };
 
 export interface BodyCut {

@@ -114,7 +114,11 @@ function servesResourcesAndPrompts(connect: () => Promise<ResourceClient>) {
 
   it('lists the template and reads it through its GET operation, with the exact request', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => [t.uriTemplate, t.name])).toEqual([['items://{itemId}{?tags}', 'getItem']]);
+    expect(resourceTemplates.map((t) => [t.uriTemplate, t.name])).toEqual([
+      ['items://{itemId}{?tags}', 'getItem'],
+      // The links of large and binary responses (response-links.test.ts).
+      ['response://upstream/{token}{?page}', 'upstream response'],
+    ]);
     const read = await client.readResource({ uri: 'items://a%2Fb?tags=x,y' });
     expect(read.contents).toEqual([
       { uri: 'items://a%2Fb?tags=x,y', mimeType: 'application/json', text: '{"id":"42","name":"kettle"}' },

@@ -8,6 +8,7 @@ import type { Logger } from './log.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
 import type { ResponseLinker } from './response-links.js';
+import { statusOperation } from './accepted.js';
 import { redactCallResult } from './redact.js';
 import { callUpstream } from './upstream.js';
 import { credentialsForCall, upstreamAuthOf, type CallContext, type UpstreamAuth } from './upstream-auth.js';
@@ -107,7 +108,9 @@ async function callToolUnredacted(
     ms: Date.now() - started,
     isError: result.isError === true,
   });
-  const final = page ? result : withStructuredContent(tool, linkedOrCut(deps, tool, args, result));
+  const final = page
+    ? result
+    : withStructuredContent(tool, withPollHint(deps, baseUrl, linkedOrCut(deps, tool, args, result)));
   return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args, request, result: final }) : final;
 }
 
@@ -128,6 +131,23 @@ async function freshTokenHeaders(
   if (!again.ok) return undefined;
   sent.push(...again.applied.secrets);
   return again.applied.headers;
+}
+
+/** A 202 that outlived the call names the API's own operation that reads its status, when there is one. */
+function withPollHint(deps: CallDeps, baseUrl: string, result: ToolResult): ToolResult {
+  const { pending, ...rest } = result;
+  if (!pending) return rest;
+  const registry = deps.registry;
+  const tools = {
+    *[Symbol.iterator]() {
+      for (let i = 0; i < registry.size; i++) yield registry.at(i);
+    },
+  };
+  const reader = statusOperation(tools, baseUrl, pending.url);
+  const [first, ...others] = rest.content;
+  if (!reader || first?.type !== 'text') return rest;
+  const hint = `${first.text} Or call ${reader.tool} with ${JSON.stringify(reader.args)}.`;
+  return { ...rest, content: [{ type: 'text', text: hint }, ...others] };
 }
 
 /** What was cut from the body becomes a link to all of it when it can (response-links.ts); the marker never leaves. */

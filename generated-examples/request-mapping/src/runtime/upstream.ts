@@ -17,6 +17,7 @@ import {
 import type { BuiltRequest } from './request.js';
 import { errorResult, pageResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
+import { pollFits, pollWaitMs, statusLink, stillRunningNote } from './accepted.js';
 
 export interface UpstreamOptions {
   /** Sends through this fetch instead of node:http (tests inject one; so may a project's own code). */
@@ -53,6 +54,8 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
   const deadline = Date.now() + opts.timeoutMs;
   const policy = retryPolicyOf(opts);
   const history: AttemptHistory = { retriesMade: 0, statuses: [], reauthorized: false };
+  const started = Date.now();
+  let polls = 0;
   let req = request;
   let askedForCredentials = false;
   let phase: Phase = 'send';
@@ -73,6 +76,24 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
           req = { ...req, headers: { ...req.headers, ...headers } };
           continue;
         }
+      }
+      // A long-running operation: poll its status link with GET while the budget allows (accepted.ts).
+      // A status endpoint that answers 202 again without a new link is polled where it is.
+      const status =
+        response.status === 202 ? (statusLink(response, req.url) ?? (polls > 0 ? req.url : undefined)) : undefined;
+      if (status !== undefined) {
+        const waitMs = pollWaitMs(response);
+        if (pollFits(waitMs, deadline, opts.timeoutMs)) {
+          await response.discard();
+          await sleep(waitMs, signal);
+          polls++;
+          req = { method: 'GET', url: status, headers: withoutHeader(req.headers, 'content-type') };
+          continue;
+        }
+        phase = 'read';
+        const body = await responseToResult(response, { maxBytes: opts.maxBytes, requestLabel: opts.label });
+        const note = stillRunningNote(opts.label, status, waitMs, polls, Date.now() - started);
+        return { ...body, content: [{ type: 'text', text: note }, ...body.content], pending: { url: status } };
       }
       let note = historyNote(history);
       if (isRetryableStatus(response.status)) {
