@@ -85,6 +85,8 @@ it('calls made from each lowered schema, against Prism', async () => {
         const client = await connectModernStdio(project.entry, {
           API_BASE_URL: proxy.url,
           API_MAX_RETRIES: '0',
+          // Sampled calls with no user to ask: confirmation of destructive calls is not what this measures.
+          MCP_CONFIRM: 'never',
           MCP_CLIENT_PROFILE: name,
           ...credentialEnv(catalog),
         });

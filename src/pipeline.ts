@@ -22,6 +22,8 @@ import { surfaceReport, type SurfaceReport } from './report/surface.js';
 import { profileListingJson, profileReports } from './report/profiles.js';
 import type { ProfileLoweringReport } from '../templates/runtime/profile-listing.js';
 import { applyConfig } from './config/apply.js';
+import { resolveConfirmPolicy } from './config/confirm.js';
+import { resolvePrimitives } from './config/primitives.js';
 import { expectedOutDir, loadProjectConfig } from './config/load.js';
 import { compareWithOutput, type Regeneration } from './diff/index.js';
 import { USER_OWNED_FILES, userOwnedFiles } from './emit/publish.js';
@@ -99,8 +101,15 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
     stageDiags,
   );
   const { tools, skipped } = applyConfig(api, mapped, config, stageDiags);
+  const configFile = config?.label ?? 'config';
+  const confirm = resolveConfirmPolicy(config?.config.confirm, mapped, tools, configFile, stageDiags);
+  const primitives = resolvePrimitives(config?.config ?? {}, tools, configFile, stageDiags);
   timer('config');
-  const planned = await planProject(api, tools, options, names, config?.config.publish, config?.config.codeMode);
+  const planned = await planProject(api, tools, options, names, config?.config.publish, config?.config.codeMode, {
+    ...(confirm ? { confirm } : {}),
+    resolved: primitives,
+    document: loaded.document,
+  });
   timer('emit');
   if (!planned.catalog.baseUrl) {
     stageDiags.warn(

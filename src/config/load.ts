@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import { escapeToken } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
+import { promptsProblems, resourcesProblems } from './primitives-shape.js';
 import { CONFIG_FILE_NAMES, type LoadedConfig, type ProjectConfig } from './types.js';
 
 export interface ConfigLookup {
@@ -102,8 +103,15 @@ function checkShape(raw: unknown): ShapeProblem[] {
       checkPublish(value, problem);
     } else if (key === 'codeMode') {
       checkCodeMode(value, problem);
+    } else if (key === 'confirm') {
+      checkConfirm(value, problem);
+    } else if (key === 'resources' || key === 'prompts') {
+      problems.push(...(key === 'resources' ? resourcesProblems(value) : promptsProblems(value)));
     } else {
-      problem(`/${escapeToken(key)}`, `unknown key ${key} (expected include, exclude, tools, publish, codeMode)`);
+      problem(
+        `/${escapeToken(key)}`,
+        `unknown key ${key} (expected include, exclude, tools, confirm, resources, prompts, publish, codeMode)`,
+      );
     }
   }
   return problems;
@@ -187,6 +195,23 @@ function checkOverride(override: unknown, at: string, problem: (pointer: string,
       );
     }
   }
+}
+
+const CONFIRM_WORDS = ['destructive', 'writes', 'never'];
+
+function checkConfirm(value: unknown, problem: (pointer: string, message: string) => void): void {
+  if (typeof value === 'string' && CONFIRM_WORDS.includes(value)) return;
+  if (Array.isArray(value)) {
+    value.forEach((entry, i) => {
+      if (typeof entry !== 'string' || entry.trim() === '')
+        problem(`/confirm/${i}`, 'each confirm entry is an operationId or "METHOD /path"');
+    });
+    return;
+  }
+  problem(
+    '/confirm',
+    `confirm must be one of ${CONFIRM_WORDS.join(', ')}, or a list of operationIds or "METHOD /path"`,
+  );
 }
 
 function checkPublish(value: unknown, problem: (pointer: string, message: string) => void): void {

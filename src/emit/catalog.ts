@@ -4,6 +4,7 @@ import type {
   Catalog,
   CatalogSecurityScheme,
   CatalogTool,
+  ConfirmPolicy,
   ToolMode,
 } from '../../templates/runtime/catalog.js';
 import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
@@ -22,6 +23,8 @@ export interface CatalogModes {
   core: string[];
   /** Per-caller upstream credentials over HTTP (--caller-credentials); omitted from the catalog when off. */
   callerCredentials?: CallerCredentialsConfig;
+  /** The config's `confirm` policy, tool names resolved; omitted for the default (destructive). */
+  confirm?: ConfirmPolicy;
 }
 
 export function buildCatalog(
@@ -48,6 +51,7 @@ export function buildCatalog(
     ...(modes.callerCredentials && modes.callerCredentials.mode !== 'off'
       ? { callerCredentials: knownSchemesOnly(modes.callerCredentials, api.securitySchemes) }
       : {}),
+    ...(modes.confirm ? { confirm: modes.confirm } : {}),
   };
 }
 

@@ -2,6 +2,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CodeModeConfig } from '../../templates/runtime/catalog.js';
+import {
+  catalogConfirmPolicy,
+  describeConfirmPolicy,
+  needsConfirmation,
+} from '../../templates/runtime/confirm-policy.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { ResolvedOptions } from '../options.js';
 import { codePointCompare } from '../util/stable.js';
@@ -24,6 +29,7 @@ import { browseGroups } from './browse-groups.js';
 import type { PublishConfig } from '../config/types.js';
 import { publishFiles, publishView } from './publish.js';
 import { deploymentNames, deployTargetFiles } from './deploy-targets.js';
+import { primitivesOutput, type PrimitivesPlan } from './primitives.js';
 
 export interface EmittedFile {
   path: string;
@@ -52,6 +58,7 @@ export async function planProject(
   names: ProjectNames,
   publish: PublishConfig = {},
   codeMode?: CodeModeConfig,
+  primitives?: PrimitivesPlan,
 ): Promise<EmitResult> {
   const browse = browseGroups(api, tools);
   const searchIndex = searchIndexFile(api, tools, browse); // on the helper thread, while this one emits and validates
@@ -70,12 +77,28 @@ export async function planProject(
     toolMode: 'all',
     core: [],
     callerCredentials: options.callerCredentials,
+    ...(primitives?.confirm ? { confirm: primitives.confirm } : {}),
   });
   const listed = listedInModeAll(inModeAll);
   const toolMode = chooseToolMode(options.toolMode, coreNamed, listed);
   // Always chosen: a server generated in mode all still lists the core to a client whose tool cap it exceeds.
   const core = chooseCore(tools, options.core, options.coreTags);
-  const catalog: Catalog = { ...inModeAll, toolMode: toolMode.mode, core, ...(codeMode ? { codeMode } : {}) };
+  const extras = primitivesOutput(
+    primitives,
+    api,
+    tools,
+    browse.groups,
+    serverKey,
+    catalogConfirmPolicy(inModeAll),
+    baseUrl,
+  );
+  const catalog: Catalog = {
+    ...inModeAll,
+    toolMode: toolMode.mode,
+    core,
+    ...extras.catalog,
+    ...(codeMode ? { codeMode } : {}),
+  };
   const envVars = environmentVariables(catalog);
   const view = {
     header,
@@ -96,6 +119,16 @@ export async function planProject(
     clients: clientSnippets(packageName, serverKey, envVars),
     publish: publishView(packageName, serverKey, api.title, envVars, publish),
     deployment: deploymentNames(packageName, version),
+    confirm: confirmView(catalog),
+    served: {
+      documents: catalog.resources?.documents ?? [],
+      templates: catalog.resources?.templates ?? [],
+      prompts: (catalog.prompts ?? []).map((p) => ({ ...p, description: escapeTable(p.description ?? '') })),
+    },
+    packageDataFiles: [
+      ...(toolMode.mode === 'code' ? ['code-declarations.json'] : []),
+      ...extras.files.map((file) => file.path),
+    ],
     operationCount: tools.length,
     codeMode: { ...CODE_MODE_DEFAULTS, ...catalog.codeMode, maxComputeMs: MAX_COMPUTE_MS },
     toolMode: { [toolMode.mode]: true, name: toolMode.mode, reason: toolMode.reason },
@@ -125,6 +158,7 @@ export async function planProject(
     ...runtimeFiles(),
     ...publishFiles({ api, tools, catalog, envVars, view }),
     ...deployTargetFiles(view),
+    ...extras.files,
   ];
   files.sort((a, b) => codePointCompare(a.path, b.path));
   const lateFiles = searchIndex.then((contents) => [{ path: 'search-index.json', contents }]);
@@ -161,6 +195,21 @@ function instructionsFor(api: ApiModel, tools: readonly ToolModel[]): string {
 function firstParagraph(text: string): string {
   const para = text.trim().split(/\n\s*\n/)[0] ?? '';
   return para.length > 500 ? `${para.slice(0, 500)}…` : para;
+}
+
+/** At most this many asking tools are named in the README; the rest are counted. */
+const CONFIRM_NAMES_SHOWN = 20;
+
+function confirmView(catalog: Catalog) {
+  const policy = catalogConfirmPolicy(catalog);
+  const asking = catalog.tools.filter((tool) => needsConfirmation(policy, tool)).map((tool) => tool.name);
+  return {
+    policy: describeConfirmPolicy(policy),
+    count: asking.length,
+    one: asking.length === 1,
+    shown: asking.slice(0, CONFIRM_NAMES_SHOWN),
+    more: Math.max(0, asking.length - CONFIRM_NAMES_SHOWN),
+  };
 }
 
 function toolRow(t: ToolModel): { name: string; method: string; path: string; summary: string } {

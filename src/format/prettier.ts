@@ -1,7 +1,7 @@
 /**
  * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
  * the user's own prettier config can never change the bytes we write. Copied runtime files, the data files
- * (catalog.json, search-index.json: megabytes, laid out for the server and for diffs)
+ * (catalog.json, search-index.json, openapi.json: megabytes, laid out for the server and for diffs)
  * and Markdown (tables would be padded to the widest row) are left as emitted.
  *
  * The bytes are prettier's, but big generated lists of literals are laid out without it (literal-lists.ts): on
@@ -18,7 +18,7 @@ export { PRETTIER_CONFIG } from './config.js';
 
 const PARSERS: Array<[RegExp, string]> = [
   [/^src\/runtime\//, ''],
-  [/^(catalog|search-index|code-declarations)\.json$/, ''],
+  [/^(catalog|search-index|code-declarations|openapi)\.json$/, ''],
   [/\.ts$/, 'typescript'],
   [/\.json$/, 'json'],
 ];

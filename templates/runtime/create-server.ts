@@ -8,6 +8,7 @@
  * transport nor the upstream-auth modules.
  */
 import type { Buffer } from 'node:buffer';
+import { readFile } from 'node:fs/promises';
 import type { Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import type { HttpServerHandle, McpEndpoint, StartHttpOptions } from './http.js';
@@ -57,6 +58,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
       catalog: await (options.catalogBytes ?? readDataAhead(catalogUrl)),
       searchIndex: () => readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl)),
       declarations: () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl)),
+      projectFile: (file) => readFile(new URL(file, catalogUrl), 'utf8'),
     },
     { ...options, env },
   );

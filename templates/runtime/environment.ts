@@ -4,8 +4,9 @@
  * The runtime reads through `readEnv`; the generator writes the README's table, `.env.example` and
  * `server.json`'s environment list from this table (src/emit/env-vars.ts). Free of SDK imports for that reason.
  */
-import type { CatalogHeader, CodeAllow, ToolMode } from './catalog.js';
+import type { CatalogHeader, CodeAllow, ConfirmPolicy, ToolMode } from './catalog.js';
 import { CODE_MODE_DEFAULTS } from './code-limits.js';
+import { catalogConfirmPolicy, describeConfirmPolicy, parseConfirmPolicy } from './confirm-policy.js';
 import { PROFILE_NAMES } from './profile-names.js';
 
 /**
@@ -205,6 +206,22 @@ export const ENV = {
     default: DEFAULT_TOOLS_PAGE_SIZE,
     description: 'Tools per tools/list page; 0 = one page.',
     example: '500',
+  }),
+  MCP_CONFIRM: variable<ConfirmPolicy | undefined>({
+    parse: parseConfirmPolicy,
+    default: undefined,
+    description:
+      'Which calls the user confirms first (elicitation): destructive, writes, never, or comma-separated tool names.',
+    defaultDoc: (c) => describeConfirmPolicy(catalogConfirmPolicy(c)),
+    example: (c) => describeConfirmPolicy(catalogConfirmPolicy(c)),
+  }),
+  MCP_SIGNING_KEY: variable({
+    parse: nonEmpty,
+    default: undefined,
+    description:
+      'Secret (32 bytes or more) signing confirmation states and response links; set the same one on every replica behind a load balancer.',
+    defaultDoc: 'random per process',
+    example: '',
   }),
   LOG_LEVEL: variable<(typeof LOG_LEVELS)[number]>({
     parse: oneOf(LOG_LEVELS),

@@ -3,6 +3,7 @@
  * The tool list stays small and constant however large the API; every operation stays callable through
  * `call_operation`, with the same validation, request mapping and errors as a direct tool.
  */
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogTool } from './catalog.js';
 import type { ToolResult } from './response.js';
 import { errorResult } from './response.js';
@@ -14,15 +15,15 @@ import type { ToolRegistry } from './tools.js';
 export interface MetaToolContext {
   registry: ToolRegistry;
   search: () => Promise<OperationSearch>;
-  /** Runs one operation exactly as a direct tool call would. */
-  callOperation: (tool: CatalogTool, args: Record<string, unknown>) => Promise<ToolResult>;
+  /** Runs one operation exactly as a direct tool call would (asking the user first when it must: confirm.ts). */
+  callOperation: (tool: CatalogTool, args: Record<string, unknown>) => Promise<ToolResult | InputRequiredResult>;
 }
 
 export async function handleMetaTool(
   name: string,
   args: Record<string, unknown>,
   ctx: MetaToolContext,
-): Promise<ToolResult> {
+): Promise<ToolResult | InputRequiredResult> {
   switch (name) {
     case SEARCH_TOOL:
       return searchOperations(await ctx.search(), {

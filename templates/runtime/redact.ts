@@ -5,12 +5,18 @@
 import { configuredSecrets } from './auth.js';
 import type { Catalog } from './catalog.js';
 import { endpointSecrets } from './endpoint-auth-config.js';
+import { readEnv } from './environment.js';
 import { redact } from './log.js';
 import type { ToolContent, ToolResult } from './response.js';
 
 /** Every secret the server itself is configured with: upstream credentials and the endpoint's own. */
 export function serverSecrets(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): string[] {
-  return [...configuredSecrets(catalog.securitySchemes, env), ...endpointSecrets(env)];
+  const confirmKey = readEnv(env, 'MCP_SIGNING_KEY');
+  return [
+    ...configuredSecrets(catalog.securitySchemes, env),
+    ...endpointSecrets(env),
+    ...(confirmKey ? [confirmKey] : []),
+  ];
 }
 
 /**

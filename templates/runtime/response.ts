@@ -10,14 +10,41 @@ export type ToolContent =
   | { type: 'text'; text: string }
   | { type: 'image'; data: string; mimeType: string }
   | { type: 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } };
+  | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } }
+  | { type: 'resource_link'; uri: string; name: string; mimeType: string; description: string; size?: number };
 
 /** A type rather than an interface: the SDK's result types have an index signature, which only a type satisfies. */
 export type ToolResult = {
   content: ToolContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  /**
+   * Set when the body was not all given (over the cap) or is a binary download: the call path may then add a
+   * link to the whole body (response-links.ts). Never sent: the call path takes it off.
+   */
+  cut?: BodyCut;
+  /** Set on a page read (`readPage`): what follows the page. Never sent either. */
+  page?: BodyPage;
+  /** A 202 whose operation outlived the call: its status URL (accepted.ts). Never sent either. */
+  pending?: { url: string };
 };
+
+export interface BodyCut {
+  mimeType: string;
+  binary: boolean;
+  /** The whole body's size, when the response stated it. */
+  totalBytes?: number;
+}
+
+export interface BodyPage {
+  index: number;
+  mimeType: string;
+  /** Bytes of the body before this page. */
+  offset: number;
+  bytes: number;
+  more: boolean;
+  totalBytes?: number;
+}
 
 export interface ResponseOptions {
   /** Never read more than this many bytes of the body. */
@@ -40,6 +67,60 @@ export function errorResult(message: string): ToolResult {
 
 function textResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }] };
+}
+
+/**
+ * Page `index` of the body (pages of `size` bytes), as text for textual types and as a blob otherwise. A page
+ * of UTF-8 text starts and ends on character boundaries, so the pages concatenate to the body. Errors as
+ * responseToResult gives them.
+ */
+export async function pageResult(
+  res: UpstreamResponse,
+  page: { index: number; size: number },
+  opts: ResponseOptions,
+): Promise<ToolResult> {
+  if (res.status >= 400) return responseToResult(res, opts);
+  const offset = page.index * page.size;
+  // One byte past the page's end: enough to move the end to a character boundary, and to tell if more follows.
+  const body = await res.readCapped(offset + page.size + UTF8_MAX_CONTINUATION + 1);
+  const contentType = res.header('content-type') ?? '';
+  const essence = essenceOf(contentType);
+  const textual = isJsonType(essence) || isTextualType(essence);
+  const utf8 = textual && ['utf-8', 'utf8'].includes(charsetOf(contentType).toLowerCase());
+  const start = utf8 ? characterStart(body.bytes, offset) : Math.min(offset, body.bytes.byteLength);
+  const end = utf8
+    ? characterStart(body.bytes, offset + page.size)
+    : Math.min(offset + page.size, body.bytes.byteLength);
+  const bytes = body.bytes.subarray(start, end);
+  const total = declaredLength(res);
+  const more = end < body.bytes.byteLength || body.truncated;
+  const content: ToolContent = textual
+    ? { type: 'text', text: decodeText(bytes, contentType, false) }
+    : {
+        type: 'resource',
+        resource: { uri: RESOURCE_URI, mimeType: essence || 'application/octet-stream', blob: toBase64(bytes) },
+      };
+  return {
+    content: [content],
+    page: {
+      index: page.index,
+      mimeType: essence || (textual ? 'text/plain' : 'application/octet-stream'),
+      offset: start,
+      bytes: bytes.byteLength,
+      more,
+      ...(total !== undefined ? { totalBytes: total } : {}),
+    },
+  };
+}
+
+/** A UTF-8 character is at most 4 bytes: a boundary is found within 3 bytes of any offset. */
+const UTF8_MAX_CONTINUATION = 3;
+
+/** The first offset at or after `offset` that does not fall inside a UTF-8 character (or the end). */
+function characterStart(bytes: Uint8Array, offset: number): number {
+  let at = Math.min(offset, bytes.byteLength);
+  for (let n = 0; n < UTF8_MAX_CONTINUATION && at < bytes.byteLength && (bytes[at]! & 0xc0) === 0x80; n++) at++;
+  return at;
 }
 
 export async function responseToResult(res: UpstreamResponse, opts: ResponseOptions): Promise<ToolResult> {
@@ -250,7 +331,11 @@ function successResult(res: UpstreamResponse, body: CappedBody, contentType: str
  */
 function textualResult(res: UpstreamResponse, body: CappedBody, contentType: string): ToolResult {
   const text = decodeText(body.bytes, contentType, body.truncated);
-  if (body.truncated) return textResult(`${text}\n${truncationNote(res, shownBytes(text, body, contentType))}`);
+  if (body.truncated)
+    return {
+      ...textResult(`${text}\n${truncationNote(res, shownBytes(text, body, contentType))}`),
+      cut: bodyCut(res, essenceOf(contentType) || 'text/plain', false),
+    };
   const essence = essenceOf(contentType);
   const result = textResult(text);
   if (isJsonType(essence) || essence === '') {
@@ -272,15 +357,27 @@ function mediaResult(
   maxBytes: number,
 ): ToolResult {
   if (body.truncated) {
-    return textResult(
-      `${statusLine(res)}: the ${mimeType} body is larger than the ${maxBytes}-byte limit and was not included. ` +
-        truncationNote(res, body.bytes.byteLength),
-    );
+    return {
+      ...textResult(
+        `${statusLine(res)}: the ${mimeType} body is larger than the ${maxBytes}-byte limit and was not included. ` +
+          truncationNote(res, body.bytes.byteLength),
+      ),
+      cut: bodyCut(res, mimeType, true),
+    };
   }
   const data = toBase64(body.bytes);
   if (kind === 'resource')
-    return { content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }] };
+    return {
+      content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }],
+      // A download: the call path may give a link instead (a model reads no base64).
+      cut: { mimeType, binary: true, totalBytes: body.bytes.byteLength },
+    };
   return { content: [{ type: kind, data, mimeType }] };
+}
+
+function bodyCut(res: UpstreamResponse, mimeType: string, binary: boolean): BodyCut {
+  const total = declaredLength(res);
+  return { mimeType, binary, ...(total !== undefined ? { totalBytes: total } : {}) };
 }
 
 /** Bytes actually shown: a multi-byte character cut by the cap was dropped by the decoder. */

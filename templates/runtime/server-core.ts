@@ -6,6 +6,7 @@
  */
 import type { Buffer } from 'node:buffer';
 import type { jsonSchemaValidator, Server } from '@modelcontextprotocol/server';
+import { apiPrimitives } from './api-primitives.js';
 import type { CatalogHeader } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
 import type { DeclarationsFile } from './code-mode.js';
@@ -17,6 +18,7 @@ import type { Hooks } from './hooks.js';
 import { createLogger, redactingLogger, type Logger, type LogSink } from './log.js';
 import { readProfileChoice } from './profiles.js';
 import { serverRedactionForms } from './redact.js';
+import { createResponseLinker } from './response-links.js';
 import type { SearchIndexFile } from './search.js';
 import { createServerFactory, type ServeOptions } from './server.js';
 import { parseCatalog } from './tool-table.js';
@@ -45,6 +47,8 @@ export interface ServerData {
   catalog: Buffer;
   /** search-index.json, read on the first search only (the all-tools mode never pays for it). */
   searchIndex: () => SearchIndexFile | Promise<SearchIndexFile>;
+  /** A project file by its path relative to catalog.json (the API description resources); absent: none is served. */
+  projectFile?: (file: string) => Promise<string>;
   /** code-declarations.json (in a project generated in code mode), read on the first code-mode search. */
   declarations?: () => DeclarationsFile | Promise<DeclarationsFile>;
 }
@@ -72,17 +76,31 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
   }
   const registry = new ToolRegistry({ header: catalog, tools }, options.jsonSchemaValidator);
-  const extensions = serveExtensions(options, registry.names());
+  // The generated resources and prompts are served as the owner's are; a URI or name given twice stops the start.
+  const generated = apiPrimitives(catalog, data.projectFile, registry);
+  const extensions = serveExtensions(
+    {
+      tools: options.tools ?? [],
+      resources: [...generated.resources, ...(options.resources ?? [])],
+      resourceTemplates: [...generated.resourceTemplates, ...(options.resourceTemplates ?? [])],
+      prompts: [...generated.prompts, ...(options.prompts ?? [])],
+    },
+    registry.names(),
+  );
   const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   const code = mode === 'code' ? codeMode(data, catalog, env) : undefined;
   const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(await data.searchIndex()));
   const { choice: profiles, problems } = readProfileChoice(env);
   for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
+  const signingKey = readEnv(env, 'MCP_SIGNING_KEY') ?? crypto.getRandomValues(new Uint8Array(MIN_SIGNING_KEY_BYTES));
+  if (byteLength(signingKey) < MIN_SIGNING_KEY_BYTES)
+    throw new Error(`MCP_SIGNING_KEY must be at least ${MIN_SIGNING_KEY_BYTES} bytes long`);
   const deps: CallDeps = {
     registry,
     config,
     env,
     log,
+    links: createResponseLinker(signingKey),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
@@ -92,6 +110,7 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
     pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'),
     profiles,
     extensions,
+    signingKey,
     ...(code ? { code } : {}),
   };
   log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
@@ -157,6 +176,13 @@ function describeCallerCredentials(
       'the caller-credentials mapping forwards the Authorization header upstream, and that header also carries the token for this endpoint',
     );
   }
+}
+
+/** HMAC-SHA256 keys shorter than its block of output are weaker than the hash; the SDK's codec refuses them too. */
+const MIN_SIGNING_KEY_BYTES = 32;
+
+function byteLength(key: string | Uint8Array): number {
+  return typeof key === 'string' ? new TextEncoder().encode(key).length : key.length;
 }
 
 export function lazy<T>(load: () => T): () => T {

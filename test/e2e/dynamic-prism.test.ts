@@ -116,6 +116,8 @@ for (const spec of SPECS) {
       const env = (proxy: RecordingProxy): Record<string, string> => ({
         API_BASE_URL: proxy.url,
         API_MAX_RETRIES: '0',
+        // Every operation is called with sampled arguments, no user to ask: confirmation is not what this measures.
+        MCP_CONFIRM: 'never',
         ...credentials,
       });
       dynamicClient = await connectModernStdio(dynamicProject.entry, env(dynamicProxy));

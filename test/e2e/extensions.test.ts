@@ -79,15 +79,25 @@ async function expectOwnerExtensions(client: Client): Promise<void> {
   expect(invalid.isError).toBe(true);
   expect(text(invalid)).toMatch(/^Invalid arguments for tool echo: .*text/);
 
-  expect((await client.listResources()).resources).toEqual([
-    { uri: 'notes://usage', name: 'usage', description: 'How our team uses this API.', mimeType: 'text/markdown' },
+  // After the generated ones (the API description and the operations guide).
+  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+    'openapi://server/openapi.json',
+    'openapi://server/operations.md',
+    'notes://usage',
   ]);
+  expect((await client.listResources()).resources[2]).toEqual({
+    uri: 'notes://usage',
+    name: 'usage',
+    description: 'How our team uses this API.',
+    mimeType: 'text/markdown',
+  });
   expect((await client.readResource({ uri: 'notes://usage' })).contents).toEqual([
     { uri: 'notes://usage', mimeType: 'text/markdown', text: '# Usage\n\nAsk before deleting anything.' },
   ]);
   await expect(client.readResource({ uri: 'notes://nothing' })).rejects.toThrow(/not found/);
 
-  expect((await client.listPrompts()).prompts).toEqual([
+  expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['operations_guide', 'explain']);
+  expect((await client.listPrompts()).prompts.slice(1)).toEqual([
     {
       name: 'explain',
       description: 'Asks for an explanation of one part of the API.',

@@ -245,7 +245,7 @@ describe('over stdio, 2026-07-28 client', () => {
 
   it('an empty 200 body and a 204', async () => {
     expect((await getItem(client, 'empty')).content).toEqual([{ type: 'text', text: 'HTTP 200 OK (empty body)' }]);
-    expect((await call(client, 'deleteItem', { itemId: 'gone' })).content).toEqual([
+    expect((await call(client, 'deleteItem', { itemId: 'gone', confirm: true })).content).toEqual([
       { type: 'text', text: 'HTTP 204 No Content (empty body)' },
     ]);
   });

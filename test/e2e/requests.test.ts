@@ -153,12 +153,18 @@ describe('stdio, 2026-07-28 client', () => {
   });
 
   it('returns isError with the status for a 404 and a 500', async () => {
-    const notFound = (await client.callTool({ name: 'deleteItem', arguments: { itemId: 'missing' } })) as CallResult;
+    const notFound = (await client.callTool({
+      name: 'deleteItem',
+      arguments: { itemId: 'missing', confirm: true },
+    })) as CallResult;
     expect(notFound.isError).toBe(true);
     expect(text(notFound)).toContain('404');
     expect(text(notFound)).toContain('no such item');
     expect(notFound.structuredContent).toBeUndefined();
-    const failed = (await client.callTool({ name: 'deleteItem', arguments: { itemId: 'boom' } })) as CallResult;
+    const failed = (await client.callTool({
+      name: 'deleteItem',
+      arguments: { itemId: 'boom', confirm: true },
+    })) as CallResult;
     expect(failed.isError).toBe(true);
     expect(text(failed)).toContain('500');
     expect(text(failed)).toContain('upstream exploded');
@@ -181,7 +187,7 @@ describe('stdio, 2025-11-25 client', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(6);
-      const result = await client.callTool({ name: 'deleteItem', arguments: { itemId: 'x 1' } });
+      const result = await client.callTool({ name: 'deleteItem', arguments: { itemId: 'x 1', confirm: true } });
       expect(result.isError).toBeFalsy();
       expect(onlyRequest()).toMatchObject({ method: 'DELETE', url: '/v1/items/x%201' });
     } finally {
@@ -217,7 +223,7 @@ describe('Streamable HTTP', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(6);
-      const result = await client.callTool({ name: 'deleteItem', arguments: { itemId: 'missing' } });
+      const result = await client.callTool({ name: 'deleteItem', arguments: { itemId: 'missing', confirm: true } });
       expect(result.isError).toBe(true);
     } finally {
       await client.close();

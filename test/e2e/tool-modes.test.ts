@@ -175,7 +175,8 @@ describe('tools/list over stdio', () => {
 
   it('lists exactly what the catalog describes, page by page, and beside the meta-tools in hybrid mode', async () => {
     const expected = catalogListing();
-    const all = await connect({ MCP_TOOL_MODE: 'all', MCP_TOOLS_PAGE_SIZE: '4' });
+    // Without confirmation: a client that cannot elicit is listed a `confirm` argument on DELETEs (confirm.test.ts).
+    const all = await connect({ MCP_TOOL_MODE: 'all', MCP_TOOLS_PAGE_SIZE: '4', MCP_CONFIRM: 'never' });
     try {
       expect(await listEveryPage(all)).toEqual(expected);
     } finally {

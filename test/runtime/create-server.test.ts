@@ -3,7 +3,7 @@
  * ones through ctx.callTool, failing, colliding), the owner's fetch (upstream and no other path), the owner's
  * logger (given redacted lines) and hooks, served through endpoint() with the SDK's v2 client.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,7 @@ import { REPO_ROOT } from '../helpers/generated-project.js';
 
 const work = mkdtempSync(join(tmpdir(), 'otm-create-server-'));
 let catalogUrl: URL;
+let bareCatalogUrl: URL;
 
 beforeAll(async () => {
   await generate({
@@ -25,6 +26,18 @@ beforeAll(async () => {
     validate: false,
   });
   catalogUrl = pathToFileURL(join(work, 'petstore-mcp', 'catalog.json'));
+  // Without the generated description resources and guide prompt: only the owner's would be served.
+  writeFileSync(
+    join(work, 'bare.json'),
+    JSON.stringify({ resources: { apiDescription: false }, prompts: { operationsGuide: false } }),
+  );
+  await generate({
+    spec: join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'),
+    out: join(work, 'bare-mcp'),
+    config: join(work, 'bare.json'),
+    validate: false,
+  });
+  bareCatalogUrl = pathToFileURL(join(work, 'bare-mcp', 'catalog.json'));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -51,9 +64,9 @@ function recordingLogger(): { logger: Logger; lines: string[] } {
   return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
-async function connect(options: Omit<CreateServerOptions, 'catalogUrl'>): Promise<Client> {
+async function connect(options: Omit<CreateServerOptions, 'catalogUrl'>, catalog = catalogUrl): Promise<Client> {
   const server = await createServer({
-    catalogUrl,
+    catalogUrl: catalog,
     env: { API_BASE_URL: 'http://petstore.test/api', API_KEY: SECRET },
     ...options,
   });
@@ -176,10 +189,14 @@ describe('createServer', () => {
     }
   });
 
-  it('advertises resources and prompts only when the owner gave some', async () => {
-    const client = await connect({});
+  it('advertises prompts only when there are some, resources always (the links of large responses)', async () => {
+    const client = await connect({}, bareCatalogUrl);
     try {
-      expect(client.getServerCapabilities()).not.toHaveProperty('resources');
+      expect(client.getServerCapabilities()).toHaveProperty('resources');
+      expect((await client.listResources()).resources).toEqual([]);
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+        'response://upstream/{token}{?page}',
+      ]);
       expect(client.getServerCapabilities()).not.toHaveProperty('prompts');
     } finally {
       await client.close();

@@ -131,6 +131,8 @@ describe('responseToResult: success', () => {
       const result = await toResult(response(PNG_BYTES, { headers: { 'content-type': type } }), OPTS);
       expect(result).toEqual({
         content: [{ type: 'resource', resource: { uri: 'upstream://response', mimeType: type, blob: PNG_BASE64 } }],
+        // A download: the call path links to it instead where it can (response-links.ts).
+        cut: { mimeType: type, binary: true, totalBytes: PNG_BYTES.byteLength },
       });
     },
   );
@@ -167,6 +169,7 @@ describe('responseToResult: byte cap', () => {
     const result = await toResult(res, OPTS);
     expect(result).toEqual({
       content: [{ type: 'text', text: `${'a'.repeat(600)}${'b'.repeat(400)}\n…[truncated: 800 more bytes not shown]` }],
+      cut: { mimeType: 'text/plain', binary: false, totalBytes: 1800 },
     });
     expect(state.cancelled).toBe(true);
     expect(state.pulled).toBeLessThan(3);
@@ -228,6 +231,7 @@ describe('responseToResult: byte cap', () => {
           text: 'HTTP 200 OK: the image/png body is larger than the 1000-byte limit and was not included. …[truncated: 500 more bytes not shown]',
         },
       ],
+      cut: { mimeType: 'image/png', binary: true, totalBytes: 1500 },
     });
   });
 });

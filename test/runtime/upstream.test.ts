@@ -221,6 +221,7 @@ describe('callUpstream against a local server', () => {
     const result = await callUpstream(get('/big'), { ...OPTS, maxBytes: 100 });
     expect(result).toEqual({
       content: [{ type: 'text', text: `${'x'.repeat(100)}\n…[truncated: 99900 more bytes not shown]` }],
+      cut: { mimeType: 'text/plain', binary: false, totalBytes: 100_000 },
     });
   });
 

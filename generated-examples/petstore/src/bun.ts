@@ -20,6 +20,7 @@ const dataFile = (name: string) => Bun.file(new URL(`../${name}`, import.meta.ur
 const server = await createWebServer({
   catalog: await dataFile('catalog.json'),
   searchIndex: () => dataFile('search-index.json'),
+  projectFile: async (file: string) => new TextDecoder().decode(await dataFile(file)),
   env: process.env,
 });
 const { host, port, shutdownTimeoutMs } = server.config.http;

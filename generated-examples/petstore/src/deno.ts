@@ -24,6 +24,7 @@ const dataFile = (name: string) => Deno.readFile(new URL(`../${name}`, import.me
 const server = await createWebServer({
   catalog: await dataFile('catalog.json'),
   searchIndex: () => dataFile('search-index.json'),
+  projectFile: async (file: string) => new TextDecoder().decode(await dataFile(file)),
   env: Deno.env.toObject(),
 });
 const { host, port, shutdownTimeoutMs } = server.config.http;

@@ -15,7 +15,13 @@ import * as hooks from './hooks.js';
 import type { ToolName } from './tools.js';
 
 export type { GeneratedServer } from './runtime/create-server.js';
-export type { ExtensionContext, ExtraPrompt, ExtraResource, ExtraTool } from './runtime/extensions.js';
+export type {
+  ExtensionContext,
+  ExtraPrompt,
+  ExtraResource,
+  ExtraResourceTemplate,
+  ExtraTool,
+} from './runtime/extensions.js';
 export type { McpEndpoint } from './runtime/http.js';
 export type { Logger } from './runtime/log.js';
 

@@ -7,6 +7,8 @@ import { DEFAULT_USER_AGENT } from './http-client.js';
 import type { Logger } from './log.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
+import type { ResponseLinker } from './response-links.js';
+import { statusOperation } from './accepted.js';
 import { redactCallResult } from './redact.js';
 import { callUpstream } from './upstream.js';
 import { credentialsForCall, upstreamAuthOf, type CallContext, type UpstreamAuth } from './upstream-auth.js';
@@ -22,6 +24,8 @@ export interface CallDeps {
   hooks?: Hooks;
   /** Caller-credentials mapping and token cache (built on first use when absent). */
   upstreamAuth?: UpstreamAuth;
+  /** Links to the whole body of large and binary GET responses (absent: such bodies are only truncated). */
+  links?: ResponseLinker;
 }
 
 /**
@@ -34,12 +38,14 @@ export async function callTool(
   args: Record<string, unknown>,
   signal?: AbortSignal,
   requestHeaders?: Headers,
+  page?: { index: number; size: number },
 ): Promise<ToolResult> {
   const sent: string[] = [];
-  const result = await callToolUnredacted(deps, tool, args, signal, requestHeaders, sent);
+  const result = await callToolUnredacted(deps, tool, args, signal, requestHeaders, sent, page);
   return redactCallResult(result, sent, deps.registry.catalog, deps.env);
 }
 
+/** `page`: replaying the call for one page of its body (a response link's read, response-links.ts). */
 async function callToolUnredacted(
   deps: CallDeps,
   tool: CatalogTool,
@@ -47,6 +53,7 @@ async function callToolUnredacted(
   signal: AbortSignal | undefined,
   requestHeaders: Headers | undefined,
   sent: string[],
+  page: { index: number; size: number } | undefined,
 ): Promise<ToolResult> {
   const invalid = deps.registry.validate(tool, args);
   if (invalid) return errorResult(`Invalid arguments for tool ${tool.name}: ${invalid}`);
@@ -91,6 +98,7 @@ async function callToolUnredacted(
       ? { onUnauthorized: () => freshTokenHeaders(auth, tool, context, credentials.applied, sent) }
       : {}),
     userAgent: userAgentOf(catalog),
+    ...(page ? { page } : {}),
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
@@ -100,7 +108,9 @@ async function callToolUnredacted(
     ms: Date.now() - started,
     isError: result.isError === true,
   });
-  const final = withStructuredContent(tool, result);
+  const final = page
+    ? result
+    : withStructuredContent(tool, withPollHint(deps, baseUrl, linkedOrCut(deps, tool, args, result)));
   return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args, request, result: final }) : final;
 }
 
@@ -121,6 +131,30 @@ async function freshTokenHeaders(
   if (!again.ok) return undefined;
   sent.push(...again.applied.secrets);
   return again.applied.headers;
+}
+
+/** A 202 that outlived the call names the API's own operation that reads its status, when there is one. */
+function withPollHint(deps: CallDeps, baseUrl: string, result: ToolResult): ToolResult {
+  const { pending, ...rest } = result;
+  if (!pending) return rest;
+  const registry = deps.registry;
+  const tools = {
+    *[Symbol.iterator]() {
+      for (let i = 0; i < registry.size; i++) yield registry.at(i);
+    },
+  };
+  const reader = statusOperation(tools, baseUrl, pending.url);
+  const [first, ...others] = rest.content;
+  if (!reader || first?.type !== 'text') return rest;
+  const hint = `${first.text} Or call ${reader.tool} with ${JSON.stringify(reader.args)}.`;
+  return { ...rest, content: [{ type: 'text', text: hint }, ...others] };
+}
+
+/** What was cut from the body becomes a link to all of it when it can (response-links.ts); the marker never leaves. */
+function linkedOrCut(deps: CallDeps, tool: CatalogTool, args: Record<string, unknown>, result: ToolResult): ToolResult {
+  if (deps.links) return deps.links.linked(tool, args, result);
+  const { cut: _cut, ...rest } = result;
+  return rest;
 }
 
 /**

@@ -164,6 +164,12 @@ export interface CodeModeConfig {
   maxResultBytes?: number;
 }
 
+/**
+ * Which tool calls the user confirms before anything is sent upstream (confirm-policy.ts): the destructive
+ * ones (DELETE, or annotated `destructiveHint`), every one that is not read-only, none, or the tools named.
+ */
+export type ConfirmPolicy = 'destructive' | 'writes' | 'never' | string[];
+
 export interface Catalog {
   /** Bumped when the shape of this file changes. */
   format: 1;
@@ -194,6 +200,51 @@ export interface Catalog {
   callerCredentials?: CallerCredentialsConfig;
   /** Code mode's policy and limits from the generator config; absent: the defaults. */
   codeMode?: CodeModeConfig;
+  /** Chosen at generation (config `confirm`); MCP_CONFIRM overrides it. Absent: `destructive`. */
+  confirm?: ConfirmPolicy;
+  /** What the server offers besides tools (config `resources`, `prompts`); absent: nothing. */
+  resources?: CatalogResources;
+  prompts?: CatalogPrompt[];
+}
+
+/**
+ * Resources: files of the project (the API description and the operations guide), and URI templates read
+ * through a GET operation's tool (same request mapping, credentials, hooks, redaction and truncation).
+ */
+export interface CatalogResources {
+  documents: CatalogDocument[];
+  templates: CatalogResourceTemplate[];
+}
+
+export interface CatalogDocument {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** The file, relative to catalog.json. */
+  file: string;
+}
+
+export interface CatalogResourceTemplate {
+  /** RFC 6570, e.g. `github://repos/{owner}/{repo}`; every variable is an argument of the tool. */
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description: string;
+  mimeType: string;
+  tool: string;
+}
+
+/** A prompt: its text names tools; `{{argument}}` placeholders are filled from the prompt's arguments. */
+export interface CatalogPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: Array<{ name: string; description?: string; required?: boolean }>;
+  /** The message text; or the project file it is read from (the operations guide). */
+  text?: string;
+  file?: string;
 }
 
 /** The catalog without its tools: what the server parses at start-up. */

@@ -6,9 +6,19 @@
  * It uses the SDK's low-level `Server` rather than `McpServer`: McpServer converts every registered tool's
  * schema on every construction, which for an API with a thousand operations would dominate each request.
  */
-import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import type { ToolMode } from './catalog.js';
+import {
+  CLIENT_INFO_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { CatalogTool, ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
+import { createConfirmGate } from './confirm.js';
+import { catalogConfirmPolicy, needsConfirmation, withConfirmArgument } from './confirm-policy.js';
+import { readEnv } from './environment.js';
+import { uriMatcher } from './uri-template-match.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import { CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
 import type { CodeSettings } from './code-limits.js';
@@ -42,23 +52,32 @@ export interface ServeOptions {
   extensions?: ServedExtensions;
   /** Code mode's limits and write policy, and its declarations file (read on the first search). */
   code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile> };
+  /** Signs confirmation states and response links (MCP_SIGNING_KEY); absent: a random key for this factory. */
+  signingKey?: Uint8Array | string;
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
   const { catalog } = deps.registry;
   const info = { name: catalog.server.name, version: catalog.server.version, title: catalog.server.title };
   const choice: ProfileChoice = options.profiles ?? { clients: new Map() };
-  const listings = new Map<ProfileName, ProfileListing>();
+  const confirmPolicy = readEnv(deps.env, 'MCP_CONFIRM') ?? catalogConfirmPolicy(catalog);
+  const confirm = createConfirmGate(confirmPolicy, options.signingKey);
+  const listings = new Map<`${ProfileName}:${boolean}`, ProfileListing>();
   // Built on a profile's first request and kept: per-request work does not grow with the number of tools.
-  const listingOf = (profile: ClientProfile) => {
-    let listing = listings.get(profile.name);
-    if (!listing) listings.set(profile.name, (listing = profileListing(deps, options, profile)));
+  // A client that cannot elicit is listed the fallback `confirm` argument of the tools that ask (confirm.ts).
+  const listingOf = (profile: ClientProfile, confirmArgument: boolean) => {
+    let listing = listings.get(`${profile.name}:${confirmArgument}`);
+    if (!listing) {
+      const confirmed = confirmArgument ? (tool: CatalogTool) => needsConfirmation(confirmPolicy, tool) : undefined;
+      listing = profileListing(deps, options, profile, confirmed);
+      listings.set(`${profile.name}:${confirmArgument}`, listing);
+    }
     return listing;
   };
   const instructions = instructionsFor(catalog.server.instructions, options.mode, deps.registry.size, catalog.core);
-  // Unless one profile is forced, what tools/list shows depends on the client that asks.
-  const listScope = choice.forced ? 'public' : 'private';
-  const extensions = options.extensions ?? NO_EXTENSIONS;
+  // Unless one profile is forced and no tool asks for confirmation, what tools/list shows depends on the client.
+  const listScope = choice.forced && !confirm.asks ? 'public' : 'private';
+  const extensions = withResponseLinks(options.extensions ?? NO_EXTENSIONS, deps);
   const contextOf = (ctx: RequestContext) => extensionContext(deps, ctx);
   return () => {
     const server = new Server(info, {
@@ -68,15 +87,14 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         'server/discover': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' },
         'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: listScope },
       },
+      requestState: { verify: confirm.verifyState },
     });
-    const profileOf = (ctx: { mcpReq: { envelope?: unknown } }) =>
-      profileFor(choice, clientName(ctx.mcpReq.envelope, server));
-    server.setRequestHandler('tools/list', (request, ctx) =>
-      pageFor(listingOf(profileOf(ctx)).pages, request.params?.cursor),
-    );
+    const listingFor = (ctx: ServerContext) =>
+      listingOf(profileFor(choice, clientName(ctx.mcpReq.envelope, server)), confirm.listsConfirmArgument(ctx, server));
+    server.setRequestHandler('tools/list', (request, ctx) => pageFor(listingFor(ctx).pages, request.params?.cursor));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
-      const listing = listingOf(profileOf(ctx));
+      const listing = listingFor(ctx);
       const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       const extra = extensions.tools.get(name);
       if (extra)
@@ -98,6 +116,14 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         return errorResult(
           `Invalid arguments for tool ${name}: ${invalid}${unparsed.length > 0 ? `; ${unparsedHint(unparsed)}` : ''}`,
         );
+      // Asked first when the confirmation policy says so: nothing is sent before the user agrees.
+      const confirmedCall = async (operation: CatalogTool, operationArgs: Record<string, unknown>) => {
+        const outcome = await confirm.check(operation, operationArgs, ctx, server, (checked) =>
+          Boolean(deps.registry.validate(operation, checked)),
+        );
+        if ('result' in outcome) return outcome.result;
+        return callTool(deps, operation, outcome.proceed, ctx.mcpReq.signal, callerHeaders);
+      };
       if (meta && options.code && CODE_TOOL_NAMES.includes(name)) {
         const { handleCodeTool } = await import('./code-mode.js');
         return handleCodeTool(name, args, {
@@ -112,12 +138,12 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         return handleMetaTool(name, args, {
           registry: deps.registry,
           search: options.searchIndex,
-          callOperation: (tool, operationArgs) => callTool(deps, tool, operationArgs, ctx.mcpReq.signal, callerHeaders),
+          callOperation: confirmedCall,
         });
       }
       // Operations not listed in this mode stay callable by name: listing is about the model's context.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-      return callTool(deps, tool, args, ctx.mcpReq.signal, callerHeaders);
+      return confirmedCall(tool, args);
     });
     registerResourcesAndPrompts(server, extensions, contextOf);
     return server;
@@ -125,6 +151,19 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
 }
 
 const NO_EXTENSIONS: ServedExtensions = { tools: new Map(), resources: new Map(), prompts: new Map() };
+
+/** The links of large and binary responses are read as a resource template, replaying the call for each page. */
+function withResponseLinks(served: ServedExtensions, deps: CallDeps): ServedExtensions {
+  if (!deps.links) return served;
+  const template = deps.links.template(async (name, args, page, ctx) => {
+    const { callTool, errorResult } = await loadCallPath();
+    const tool = deps.registry.get(name);
+    if (!tool) return errorResult(`There is no tool ${name} any more`);
+    return callTool(deps, tool, args, ctx.signal, ctx.requestHeaders, page);
+  });
+  const link = { template, matches: uriMatcher(template.uriTemplate) };
+  return { ...served, resourceTemplates: [...(served.resourceTemplates ?? []), link] };
+}
 
 interface RequestContext {
   mcpReq: { signal: AbortSignal };
@@ -191,7 +230,13 @@ interface ProfileListing {
   decoded: (name: string, args: Record<string, unknown>) => DecodedArguments;
 }
 
-function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientProfile): ProfileListing {
+/** `confirmed`: the tools listed with the fallback `confirm` argument (a client that cannot elicit). */
+function profileListing(
+  deps: CallDeps,
+  options: ServeOptions,
+  profile: ClientProfile,
+  confirmed?: (tool: CatalogTool) => boolean,
+): ProfileListing {
   const names = deps.registry.names();
   const { listing } = profileMode(deps.registry.catalog, names, options.mode, profile);
   const { direct, meta } = listing;
@@ -203,7 +248,12 @@ function profileListing(deps: CallDeps, options: ServeOptions, profile: ClientPr
     ...meta.map((tool) => ({ tool })),
     ...extraTools.map((tool) => ({ tool })),
   ];
-  const listed = ({ index, tool }: PageEntry) => tool ?? deps.registry.listedAt(index!);
+  const listedOperation = (index: number) => {
+    const operation = deps.registry.listedAt(index);
+    const tool = deps.registry.at(index);
+    return confirmed?.(tool) ? withConfirmArgument(operation, tool) : operation;
+  };
+  const listed = ({ index, tool }: PageEntry) => tool ?? listedOperation(index!);
   if (!profile.rules) {
     return {
       pages: paginate(entries, options.pageSize, (slice) => slice.map(listed)),

@@ -23,6 +23,8 @@ export interface WebServerOptions extends Extensions {
   catalog: Uint8Array | string;
   /** search-index.json, asked for on the first search only. */
   searchIndex: () => SearchIndexData | Promise<SearchIndexData>;
+  /** Reads a project file by its path relative to catalog.json (the API description resources); absent: not served. */
+  projectFile?: (file: string) => Promise<string>;
   /**
    * The configuration and credentials: Workers' `env` (vars and secrets bindings), `Deno.env.toObject()`,
    * `process.env` on Bun and Lambda. Values that are not strings (other bindings) are ignored.
@@ -55,6 +57,7 @@ export async function createWebServer(options: WebServerOptions): Promise<WebSer
     {
       catalog: dataBytes(options.catalog),
       searchIndex: async () => searchIndexFile(await options.searchIndex()),
+      ...(options.projectFile ? { projectFile: options.projectFile } : {}),
     },
     { ...options, env, fetch: upstreamFetch, logSink: consoleSink },
   );

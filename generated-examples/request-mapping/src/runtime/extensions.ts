@@ -10,12 +10,15 @@ import {
   type GetPromptResult,
   type PromptArgument,
   type ReadResourceResult,
+  ResourceNotFoundError,
   type Server,
+  type Variables,
 } from '@modelcontextprotocol/server';
 import type { ToolAnnotations } from './catalog.js';
 import type { ListedTool } from './listing.js';
 import type { Logger } from './log.js';
 import { META_TOOL_NAMES } from './meta-definitions.js';
+import { uriMatcher, type UriMatcher } from './uri-template-match.js';
 
 /** What an owner's tool, resource or prompt is given besides its arguments. */
 export interface ExtensionContext {
@@ -51,6 +54,20 @@ export interface ExtraResource {
   read(ctx: ExtensionContext): ReadResourceResult['contents'] | Promise<ReadResourceResult['contents']>;
 }
 
+/** Resources by URI template (RFC 6570): `read` gets the URI asked for and the template's variables from it. */
+export interface ExtraResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read(
+    uri: string,
+    variables: Variables,
+    ctx: ExtensionContext,
+  ): ReadResourceResult['contents'] | Promise<ReadResourceResult['contents']>;
+}
+
 export interface ExtraPrompt {
   name: string;
   title?: string;
@@ -65,6 +82,7 @@ export interface ExtraPrompt {
 export interface Extensions {
   tools?: readonly ExtraTool[];
   resources?: readonly ExtraResource[];
+  resourceTemplates?: readonly ExtraResourceTemplate[];
   prompts?: readonly ExtraPrompt[];
 }
 
@@ -72,6 +90,8 @@ export interface Extensions {
 export interface ServedExtensions {
   tools: ReadonlyMap<string, ExtraTool>;
   resources: ReadonlyMap<string, ExtraResource>;
+  /** Tried in order for a URI that is no resource of its own. */
+  resourceTemplates?: ReadonlyArray<{ template: ExtraResourceTemplate; matches: UriMatcher }>;
   prompts: ReadonlyMap<string, ExtraPrompt>;
 }
 
@@ -85,6 +105,9 @@ export function serveExtensions(extensions: Extensions, generatedToolNames: read
   return {
     tools,
     resources: keyed('resource', extensions.resources ?? [], (r) => r.uri),
+    resourceTemplates: [
+      ...keyed('resource template', extensions.resourceTemplates ?? [], (t) => t.uriTemplate).values(),
+    ].map((template) => ({ template, matches: uriMatcher(template.uriTemplate) })),
     prompts: keyed('prompt', extensions.prompts ?? [], (p) => p.name),
   };
 }
@@ -116,7 +139,7 @@ export function extensionCapabilities(served: ServedExtensions): {
   prompts?: Record<string, never>;
 } {
   return {
-    ...(served.resources.size > 0 ? { resources: {} } : {}),
+    ...(served.resources.size > 0 || (served.resourceTemplates?.length ?? 0) > 0 ? { resources: {} } : {}),
     ...(served.prompts.size > 0 ? { prompts: {} } : {}),
   };
 }
@@ -125,7 +148,15 @@ type ContextOf = (ctx: { mcpReq: { signal: AbortSignal }; http?: { req?: Request
 
 /** resources/list, resources/read, prompts/list and prompts/get, when the owner gave any. */
 export function registerResourcesAndPrompts(server: Server, served: ServedExtensions, contextOf: ContextOf): void {
-  if (served.resources.size > 0) {
+  const templates = served.resourceTemplates ?? [];
+  if (served.resources.size > 0 || templates.length > 0) {
+    server.setRequestHandler('resources/templates/list', () => ({
+      resourceTemplates: templates.map(({ template: { uriTemplate, name, title, description, mimeType } }) => ({
+        uriTemplate,
+        name,
+        ...defined({ title, description, mimeType }),
+      })),
+    }));
     server.setRequestHandler('resources/list', () => ({
       resources: [...served.resources.values()].map(({ uri, name, title, description, mimeType }) => ({
         uri,
@@ -134,10 +165,14 @@ export function registerResourcesAndPrompts(server: Server, served: ServedExtens
       })),
     }));
     server.setRequestHandler('resources/read', async (request, ctx) => {
-      const resource = served.resources.get(request.params.uri);
-      if (!resource)
-        throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource ${request.params.uri} not found`);
-      return { contents: await resource.read(contextOf(ctx)) };
+      const { uri } = request.params;
+      const resource = served.resources.get(uri);
+      if (resource) return { contents: await resource.read(contextOf(ctx)) };
+      for (const { template, matches } of templates) {
+        const variables = matches(uri);
+        if (variables) return { contents: await template.read(uri, variables, contextOf(ctx)) };
+      }
+      throw new ResourceNotFoundError(uri, `Resource ${uri} not found`);
     });
   }
   if (served.prompts.size > 0) {

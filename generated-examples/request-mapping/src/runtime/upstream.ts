@@ -9,8 +9,9 @@
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
 import { BodyDecodingError, sendWithFetch, type SendRequest, type UpstreamResponse } from './http-client.js';
 import type { BuiltRequest } from './request.js';
-import { errorResult, responseToResult, type ToolResult } from './response.js';
+import { errorResult, pageResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
+import { pollFits, pollWaitMs, statusLink, stillRunningNote } from './accepted.js';
 
 export interface UpstreamOptions {
   /** Sends through this fetch instead of node:http (tests inject one; so may a project's own code). */
@@ -22,6 +23,8 @@ export interface UpstreamOptions {
   /** The MCP request's cancellation signal. */
   signal?: AbortSignal;
   maxBytes: number;
+  /** Read this page of the body instead of the body up to maxBytes (a response link's page: response-links.ts). */
+  page?: { index: number; size: number };
   /** Names the request in messages, e.g. `GET /pets/{petId}`. */
   label: string;
   /** Retries after 429/502/503/504 (idempotent methods only). Default DEFAULT_MAX_RETRIES; 0 turns them off. */
@@ -45,6 +48,8 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
   const deadline = Date.now() + opts.timeoutMs;
   const policy = retryPolicyOf(opts);
   const history: AttemptHistory = { retriesMade: 0, statuses: [], reauthorized: false };
+  const started = Date.now();
+  let polls = 0;
   let req = request;
   let askedForCredentials = false;
   let phase: Phase = 'send';
@@ -65,6 +70,24 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
           req = { ...req, headers: { ...req.headers, ...headers } };
           continue;
         }
+      }
+      // A long-running operation: poll its status link with GET while the budget allows (accepted.ts).
+      // A status endpoint that answers 202 again without a new link is polled where it is.
+      const status =
+        response.status === 202 ? (statusLink(response, req.url) ?? (polls > 0 ? req.url : undefined)) : undefined;
+      if (status !== undefined) {
+        const waitMs = pollWaitMs(response);
+        if (pollFits(waitMs, deadline, opts.timeoutMs)) {
+          await response.discard();
+          await sleep(waitMs, signal);
+          polls++;
+          req = { method: 'GET', url: status, headers: withoutHeader(req.headers, 'content-type') };
+          continue;
+        }
+        phase = 'read';
+        const body = await responseToResult(response, { maxBytes: opts.maxBytes, requestLabel: opts.label });
+        const note = stillRunningNote(opts.label, status, waitMs, polls, Date.now() - started);
+        return { ...body, content: [{ type: 'text', text: note }, ...body.content], pending: { url: status } };
       }
       let note = historyNote(history);
       if (isRetryableStatus(response.status)) {
@@ -88,11 +111,12 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
         note = decision.reason;
       }
       phase = 'read';
-      return await responseToResult(response, {
+      const reading = {
         maxBytes: opts.maxBytes,
         requestLabel: opts.label,
         ...(note === undefined ? {} : { errorNote: note }),
-      });
+      };
+      return await (opts.page ? pageResult(response, opts.page, reading) : responseToResult(response, reading));
     }
   } catch (error) {
     // Cancellation by the client is not an upstream problem: let it propagate.
