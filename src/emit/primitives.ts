@@ -40,7 +40,9 @@ export function primitivesOutput(
   const files: EmittedFile[] = [];
   if (apiDescription || guidePrompt)
     files.push({ path: GUIDE_FILE, contents: operationsGuide(api, tools, groups, confirm, baseUrl) });
-  if (apiDescription) files.push({ path: OPENAPI_FILE, contents: `${JSON.stringify(plan.document, null, 2)}\n` });
+  // Compact: a model reading the resource pays for every space (GitHub's is 13 MB indented), and so does the
+  // generation that writes it.
+  if (apiDescription) files.push({ path: OPENAPI_FILE, contents: `${JSON.stringify(plan.document)}\n` });
   const resources: CatalogResources = {
     documents: apiDescription
       ? [
