@@ -6,13 +6,12 @@
 // The target: an api.* call costs at most 2 ms more than the same call made as a tool. Blocks of each kind
 // take turns, so load on a shared machine falls on both. Run after `npm run build`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { median, printTable, REPO, stopChild } from './mcp-harness.mjs';
+import { generateAndBuild, median, printTable, REPO, stopChild } from './mcp-harness.mjs';
 
 const CALLS_PER_PROGRAM = 50;
 const ROUNDS = 6;
@@ -30,7 +29,9 @@ try {
 }
 
 async function main() {
-  const entry = await buildCodeServer(join(work, 'petstore'));
+  const entry = await generateAndBuild(join(REPO, 'fixtures', 'specs', 'petstore.yaml'), join(work, 'petstore'), {
+    toolMode: 'code',
+  });
   const upstream = await startUpstream();
   const client = new Client(
     { name: 'bench', version: '1.0.0' },
@@ -89,25 +90,6 @@ async function main() {
       ],
     ],
   );
-}
-
-async function buildCodeServer(dir) {
-  const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
-  await generate({
-    spec: join(REPO, 'fixtures', 'specs', 'petstore.yaml'),
-    out: dir,
-    validate: false,
-    toolMode: 'code',
-  });
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(
-    process.execPath,
-    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
-    {
-      stdio: 'inherit',
-    },
-  );
-  return join(dir, 'dist', 'index.js');
 }
 
 async function timedCall(client, name, args) {

@@ -10,9 +10,9 @@ export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const PROTOCOL = '2026-07-28';
 
 /** Generates a server from `spec` into `dir` with the built generator, compiles it; returns its entry point. */
-export async function generateAndBuild(spec, dir) {
+export async function generateAndBuild(spec, dir, options = {}) {
   const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
-  await generate({ spec, out: dir, validate: false });
+  await generate({ spec, out: dir, validate: false, ...options });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   execFileSync(
     process.execPath,
