@@ -149,6 +149,15 @@ describe('createServer', () => {
     }
   });
 
+  it('starts with a short MCP_SIGNING_KEY, warning that it is weak', async () => {
+    const { logger, lines } = recordingLogger();
+    await createServer({ catalogUrl, env: { MCP_SIGNING_KEY: 'k9-tiny' }, logger });
+    expect(lines.filter((l) => l.includes('MCP_SIGNING_KEY is shorter than 32 bytes'))).toHaveLength(1);
+    const quiet = recordingLogger();
+    await createServer({ catalogUrl, env: { MCP_SIGNING_KEY: 'k'.repeat(32) }, logger: quiet.logger });
+    expect(quiet.lines.filter((l) => l.includes('MCP_SIGNING_KEY'))).toEqual([]);
+  });
+
   it('refuses MCP_TOOL_MODE=code in a project generated in another mode (it has no declarations)', async () => {
     await expect(createServer({ catalogUrl, env: { MCP_TOOL_MODE: 'code' } })).rejects.toThrow(
       'MCP_TOOL_MODE=code needs a project generated with --tool-mode code',

@@ -5,6 +5,7 @@
  * modules on Workers), so they come in as values; this module reads no file and no process state.
  */
 import type { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import type { jsonSchemaValidator, Server } from '@modelcontextprotocol/server';
 import { apiPrimitives } from './api-primitives.js';
 import type { CatalogHeader } from './catalog.js';
@@ -92,9 +93,7 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
   const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(await data.searchIndex()));
   const { choice: profiles, problems } = readProfileChoice(env);
   for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
-  const signingKey = readEnv(env, 'MCP_SIGNING_KEY') ?? crypto.getRandomValues(new Uint8Array(MIN_SIGNING_KEY_BYTES));
-  if (byteLength(signingKey) < MIN_SIGNING_KEY_BYTES)
-    throw new Error(`MCP_SIGNING_KEY must be at least ${MIN_SIGNING_KEY_BYTES} bytes long`);
+  const signingKey = signingKeyOf(readEnv(env, 'MCP_SIGNING_KEY'), log);
   const deps: CallDeps = {
     registry,
     config,
@@ -181,8 +180,18 @@ function describeCallerCredentials(
 /** HMAC-SHA256 keys shorter than its block of output are weaker than the hash; the SDK's codec refuses them too. */
 const MIN_SIGNING_KEY_BYTES = 32;
 
-function byteLength(key: string | Uint8Array): number {
-  return typeof key === 'string' ? new TextEncoder().encode(key).length : key.length;
+/**
+ * MCP_SIGNING_KEY, else a random key for this process. A key shorter than the HMAC needs (which the SDK's
+ * codec would refuse) is hashed to length with a warning rather than stopping the server: replicas given
+ * the same short key still agree, and the warning says why it is weak.
+ */
+function signingKeyOf(given: string | undefined, log: Logger): string | Uint8Array {
+  if (given === undefined) return crypto.getRandomValues(new Uint8Array(MIN_SIGNING_KEY_BYTES));
+  if (new TextEncoder().encode(given).length >= MIN_SIGNING_KEY_BYTES) return given;
+  log.warn(
+    `MCP_SIGNING_KEY is shorter than ${MIN_SIGNING_KEY_BYTES} bytes: it is used hashed to that length, but a short key can be guessed; set ${MIN_SIGNING_KEY_BYTES} or more random bytes`,
+  );
+  return createHash('sha256').update(given).digest();
 }
 
 export function lazy<T>(load: () => T): () => T {
