@@ -31,7 +31,8 @@ import type { ToolResult } from './response.js';
 const CONFIRM_KEY = 'confirm';
 /** A confirmation question is answered within minutes, or asked again. */
 const STATE_TTL_SECONDS = 600;
-const MIN_KEY_BYTES = 32;
+/** HMAC-SHA256 keys shorter than its output are weaker than the hash; the SDK's codec refuses them. */
+export const MIN_KEY_BYTES = 32;
 const SHOWN_ARGUMENT_CHARS = 1_000;
 
 interface ConfirmState {
@@ -62,7 +63,7 @@ export interface ConfirmGate {
   ) => Promise<ConfirmOutcome>;
 }
 
-/** `key`: the server's signing key (MCP_SIGNING_KEY, else random per process; create-server.ts). */
+/** `key`: the server's signing key (MCP_SIGNING_KEY, else random per process; server-core.ts). */
 export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | string | undefined): ConfirmGate {
   const codec = createRequestStateCodec<ConfirmState>({
     key: key ?? randomBytes(MIN_KEY_BYTES),

@@ -13,6 +13,7 @@ import type { CallDeps } from './call-tool.js';
 import type { DeclarationsFile } from './code-mode.js';
 import { readCodeSettings } from './code-settings.js';
 import { readConfig, type RuntimeConfig } from './config.js';
+import { MIN_KEY_BYTES } from './confirm.js';
 import { readEnv } from './environment.js';
 import { serveExtensions, type Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
@@ -177,19 +178,16 @@ function describeCallerCredentials(
   }
 }
 
-/** HMAC-SHA256 keys shorter than its block of output are weaker than the hash; the SDK's codec refuses them too. */
-const MIN_SIGNING_KEY_BYTES = 32;
-
 /**
  * MCP_SIGNING_KEY, else a random key for this process. A key shorter than the HMAC needs (which the SDK's
  * codec would refuse) is hashed to length with a warning rather than stopping the server: replicas given
  * the same short key still agree, and the warning says why it is weak.
  */
 function signingKeyOf(given: string | undefined, log: Logger): string | Uint8Array {
-  if (given === undefined) return crypto.getRandomValues(new Uint8Array(MIN_SIGNING_KEY_BYTES));
-  if (new TextEncoder().encode(given).length >= MIN_SIGNING_KEY_BYTES) return given;
+  if (given === undefined) return crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES));
+  if (new TextEncoder().encode(given).length >= MIN_KEY_BYTES) return given;
   log.warn(
-    `MCP_SIGNING_KEY is shorter than ${MIN_SIGNING_KEY_BYTES} bytes: it is used hashed to that length, but a short key can be guessed; set ${MIN_SIGNING_KEY_BYTES} or more random bytes`,
+    `MCP_SIGNING_KEY is shorter than ${MIN_KEY_BYTES} bytes: it is used hashed to that length, but a short key can be guessed; set ${MIN_KEY_BYTES} or more random bytes`,
   );
   return createHash('sha256').update(given).digest();
 }
