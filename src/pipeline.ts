@@ -80,7 +80,7 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
 async function generateWith(options: ResolvedOptions, write: boolean): Promise<GenerateResult> {
   const timer = stageTimer();
   const loadDiags = new Diagnostics();
-  const { loaded, validate } = await startLoad(options.spec, loadDiags, { validate: options.validate });
+  const { loaded, json, validate } = await startLoad(options.spec, loadDiags, { validate: options.validate });
   timer('load');
   const stageDiags = new Diagnostics();
   const api = normalizeSpec(loaded, stageDiags, { resultShapes: options.toolMode === 'code' });
@@ -108,7 +108,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const planned = await planProject(api, tools, options, names, config?.config.publish, config?.config.codeMode, {
     ...(confirm ? { confirm } : {}),
     resolved: primitives,
-    document: loaded.document,
+    documentJson: json(),
   });
   timer('emit');
   if (!planned.catalog.baseUrl) {
@@ -182,7 +182,10 @@ function stageTimer(): (stage: string) => void {
   let last = performance.now();
   return (stage) => {
     const now = performance.now();
-    if (process.env['OTM_DEBUG']) process.stderr.write(`[openapi-to-mcp] ${stage} ${(now - last).toFixed(0)} ms\n`);
+    if (process.env['OTM_DEBUG'])
+      process.stderr.write(
+        `[openapi-to-mcp] ${stage} ${(now - last).toFixed(0)} ms, done at ${(process.uptime() * 1000).toFixed(0)} ms\n`,
+      );
     last = now;
   };
 }

@@ -16,8 +16,11 @@ export const GUIDE_FILE = 'operations.md';
 export interface PrimitivesPlan {
   confirm?: ConfirmPolicy;
   resolved: ResolvedPrimitives;
-  /** The spec as loaded (bundled), served as the OpenAPI document resource. */
-  document: Record<string, unknown>;
+  /**
+   * The spec as loaded (bundled), as compact JSON, served as the OpenAPI document resource; undefined when it
+   * nests too deeply to serialize (the load warned), and then not served.
+   */
+  documentJson: string | undefined;
 }
 
 export interface PrimitivesOutput {
@@ -42,18 +45,23 @@ export function primitivesOutput(
     files.push({ path: GUIDE_FILE, contents: operationsGuide(api, tools, groups, confirm, baseUrl) });
   // Compact: a model reading the resource pays for every space (GitHub's is 13 MB indented), and so does the
   // generation that writes it.
-  if (apiDescription) files.push({ path: OPENAPI_FILE, contents: `${JSON.stringify(plan.document)}\n` });
+  const servesDocument = apiDescription && plan.documentJson !== undefined;
+  if (servesDocument) files.push({ path: OPENAPI_FILE, contents: `${plan.documentJson}\n` });
   const resources: CatalogResources = {
     documents: apiDescription
       ? [
-          {
-            uri: `openapi://${serverKey}/${OPENAPI_FILE}`,
-            name: OPENAPI_FILE,
-            title: `${title}: OpenAPI description`,
-            description: `The ${title} API description this server was generated from (as bundled).`,
-            mimeType: 'application/json',
-            file: OPENAPI_FILE,
-          },
+          ...(servesDocument
+            ? [
+                {
+                  uri: `openapi://${serverKey}/${OPENAPI_FILE}`,
+                  name: OPENAPI_FILE,
+                  title: `${title}: OpenAPI description`,
+                  description: `The ${title} API description this server was generated from (as bundled).`,
+                  mimeType: 'application/json',
+                  file: OPENAPI_FILE,
+                },
+              ]
+            : []),
           {
             uri: `openapi://${serverKey}/${GUIDE_FILE}`,
             name: GUIDE_FILE,

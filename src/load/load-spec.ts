@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, Diagnostics } from '../diagnostics/diagnostics.js';
 import type { SpecDialect } from '../ir/types.js';
+import { documentJson } from './document-json.js';
 import { readDocument, unsupportedVersion } from './read-document.js';
 import { startValidation } from './validate.js';
 
@@ -21,6 +22,11 @@ export interface LoadOptions {
 
 export interface StartedLoad {
   loaded: LoadedSpec;
+  /**
+   * The document as compact JSON, made once: the copy validation sends to the helper thread and the API
+   * description resource are this text. Undefined for a document nested too deeply to serialize (warned).
+   */
+  json: () => string | undefined;
   /** The validation warnings (none when not validating), checked on the document as loaded. */
   validate(): Promise<Diagnostic[]>;
 }
@@ -37,8 +43,9 @@ export async function startLoad(input: string, diags: Diagnostics, options: Load
   const document = await readDocument(input, diags);
   const dialect = detectDialect(document);
   const loaded = /^https?:\/\//i.test(input) ? { document, dialect, sourceUrl: input } : { document, dialect };
-  const validation = options.validate ? startValidation(document) : Promise.resolve([]);
-  return { loaded, validate: () => validation };
+  const json = documentJson(document, diags);
+  const validation = options.validate ? startValidation(document, json) : Promise.resolve([]);
+  return { loaded, json, validate: () => validation };
 }
 
 function detectDialect(document: Record<string, unknown>): SpecDialect {

@@ -8,6 +8,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import { UserError } from '../diagnostics/errors.js';
 import { isPlainObject } from '../util/stable.js';
+import { errorMessage, firstLine } from '../util/error-text.js';
 import { hasCanonicalRefs } from './canonical-refs.js';
 
 export async function readDocument(input: string, diags: Diagnostics): Promise<Record<string, unknown>> {
@@ -64,13 +65,4 @@ function cannotRead(input: string, error: unknown): UserError {
   const message = errorMessage(error);
   const d = { code: 'OTM_LOAD_FAILED', severity: 'error', pointer: '#', message } as const;
   return new UserError(`Cannot read ${input}: ${firstLine(message)}`, [d]);
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-export function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? text;
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

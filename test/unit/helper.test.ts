@@ -16,7 +16,6 @@ import { REPO_ROOT } from '../helpers/generated-project.js';
 
 const DIST = join(REPO_ROOT, 'dist', 'src');
 type HelperModule = typeof import('../../src/helper/helper.js');
-type ValidateModule = typeof import('../../src/load/validate.js');
 type Built = { generate: typeof generate };
 
 describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper thread (built)', () => {
@@ -56,7 +55,9 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
         const { document } = await loadSpec(join(REPO_ROOT, 'fixtures', fixture), new Diagnostics(), {
           validate: false,
         });
-        expect(await onHelper('validate', document), fixture).toEqual(await validationDiagnostics(document));
+        expect(await onHelper('validate', JSON.stringify(document)), fixture).toEqual(
+          await validationDiagnostics(document),
+        );
       }
       // A task that fails on the helper is an error here, not work done again on this thread.
       await expect(onHelper('format', [['const = ;', 'typescript']])).rejects.toThrow(/SyntaxError|Unexpected/);
@@ -81,25 +82,4 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
       if (fixture.startsWith('invalid/')) expect(here.diagnostics.map((d) => d.code)).toContain('OTM_SPEC_INVALID');
     },
   );
-
-  it('reports a document too deep to copy to the helper as too deep to validate', async () => {
-    const { startValidation } = (await import(join(DIST, 'load', 'validate.js'))) as ValidateModule;
-    const { leaseHelper } = (await import(join(DIST, 'helper', 'helper.js'))) as HelperModule;
-    let schema: Record<string, unknown> = { type: 'string' };
-    for (let i = 0; i < 200_000; i++) schema = { properties: { next: schema } };
-    const lease = leaseHelper();
-    try {
-      expect(
-        await startValidation({ openapi: '3.0.3', info: { title: 'deep', version: '1' }, paths: {}, schema }),
-      ).toEqual([
-        expect.objectContaining({
-          code: 'OTM_SPEC_INVALID',
-          pointer: '#',
-          message: expect.stringMatching(/nests too deeply/),
-        }),
-      ]);
-    } finally {
-      lease.release();
-    }
-  });
 });
