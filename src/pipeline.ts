@@ -121,16 +121,22 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const surface = settledLater(surfaceReport(planned.catalog, planned.listedInModeAll, names.serverKey));
   const formatting = settledLater(formatFiles(planned.files));
   const late = settledLater(planned.lateFiles);
-  const validationDiags = await validate();
-  timer('validate');
-  const formatted = [...(await formatting), ...(await late)];
-  timer('format');
-  const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort(
-    (a, b) => (a.path < b.path ? -1 : 1),
-  );
+  // What needs no formatted file is done while the helper formats.
   const outDir = expectedOutDir(options.out, names.packageName);
   await warnStaleOwnerCode(outDir, tools, stageDiags);
   timer('owner code');
+  const validationDiags = await validate();
+  timer('validate');
+  const lateFiles = await late;
+  const lock = lockFile(
+    [...planned.files, ...lateFiles].map((file) => file.path),
+    planned.catalog,
+    generatorVersion(),
+  );
+  timer('lock');
+  const formatted = [...(await formatting), ...lateFiles];
+  timer('format');
+  const files = [...formatted, lock, ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
   if (diags.hasErrors())
     throw new UserError(

@@ -24,14 +24,15 @@ export interface Lock {
   tools: Record<string, LockedTool>;
 }
 
-export function lockFile(files: readonly EmittedFile[], catalog: Catalog, generatorVersion: string): EmittedFile {
+/** The lock of a project with these files (their paths: it needs no file's contents, so it is made while they format). */
+export function lockFile(paths: readonly string[], catalog: Catalog, generatorVersion: string): EmittedFile {
   const tools: Record<string, LockedTool> = {};
   const defsJson = defsJsonOf(catalog);
   for (const tool of catalog.tools) tools[tool.name] = lockedTool(tool, catalog, defsJson);
   const lock: Lock = {
     generator: 'openapi-to-mcp',
     generatorVersion,
-    files: [...new Set([...files.map((f) => f.path), LOCK_FILE])].sort(),
+    files: [...new Set([...paths, LOCK_FILE])].sort(),
     tools,
   };
   return { path: LOCK_FILE, contents: `${JSON.stringify(lock, null, 2)}\n` };
