@@ -9,6 +9,7 @@ import type { PublishConfig } from '../config/types.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { EnvVarDoc } from './env-vars.js';
 import { npxSnippets, type ClientSnippet } from './clients.js';
+import { dataJson } from './data-json.js';
 import { slugWords } from './names.js';
 import type { EmittedFile } from './plan.js';
 import { sampleArguments } from './samples.js';
@@ -16,6 +17,10 @@ import { readProjectFile, renderTemplate } from './templates.js';
 
 /** The generated project's test dependencies, pinned (vite 8.4 lists an optional dependency the registry lacks). */
 export const TEST_DEPENDENCIES = { client: '2.4.0', vitest: '4.1.12', vite: '8.3.4' } as const;
+
+/** The generated tests' data: the mock's routes, and the tools with the calls to make. */
+export const MOCK_ROUTES_FILE = 'test/mock-routes.json';
+export const TOOL_CALLS_FILE = 'test/tool-calls.json';
 
 export const SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 
@@ -101,15 +106,12 @@ export function publishFiles(input: PublishInput): EmittedFile[] {
     },
     { path: '.dockerignore', contents: readProjectFile('dockerignore') },
     { path: 'server.json', contents: serverJson(input) },
-    // Routes and arguments are JSON text, one per line: cheap to format even for a thousand operations.
-    {
-      path: 'test/mock.ts',
-      contents: renderTemplate('test/mock.ts.hbs', {
-        header: view.header,
-        routes: mockRoutes(input.api, input.tools).map((r) => JSON.stringify(JSON.stringify(r))),
-      }),
-    },
+    // The routes and the calls are data files beside the tests, one entry a line: a thousand operations make
+    // megabytes of literals, which as TypeScript cost formatting and the project's own type-check.
+    { path: 'test/mock.ts', contents: renderTemplate('test/mock.ts.hbs', { header: view.header }) },
+    { path: MOCK_ROUTES_FILE, contents: dataJson({ routes: mockRoutes(input.api, input.tools) }, ['routes']) },
     { path: 'test/tools.test.ts', contents: renderTemplate('test/tools.test.ts.hbs', testView(input)) },
+    { path: TOOL_CALLS_FILE, contents: dataJson(toolCalls(input), ['tools', 'calls']) },
   ];
 }
 
@@ -202,16 +204,21 @@ function pathPattern(template: string): string {
   return `^${parts.join('')}/?$`;
 }
 
-function testView({ view, tools, catalog, api }: PublishInput) {
+function testView({ view, catalog }: PublishInput) {
   const credentials: Record<string, string> = {};
   for (const scheme of catalog.securitySchemes) {
     for (const name of [scheme.env.value, scheme.env.username, scheme.env.password])
       if (name) credentials[name] = 'test-credential';
   }
-  const calls = tools
-    .filter((t) => t.annotations.readOnlyHint === true)
-    .map((t) =>
-      JSON.stringify(JSON.stringify({ tool: t.name, args: sampleArguments(t.inputSchema, api.schemas) ?? null })),
-    );
-  return { header: view.header, toolNames: tools.map((t) => t.name), calls, credentials };
+  return { header: view.header, credentials };
+}
+
+/** Every tool's name, and the read-only tools with the arguments to call them with (`null`: no sample). */
+function toolCalls({ tools, api }: PublishInput) {
+  return {
+    tools: tools.map((t) => t.name),
+    calls: tools
+      .filter((t) => t.annotations.readOnlyHint === true)
+      .map((t) => ({ tool: t.name, args: sampleArguments(t.inputSchema, api.schemas) ?? null })),
+  };
 }

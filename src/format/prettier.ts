@@ -1,8 +1,8 @@
 /**
  * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
  * the user's own prettier config can never change the bytes we write. Copied runtime files, the data files
- * (catalog.json, search-index.json, openapi.json: megabytes, laid out for the server and for diffs)
- * and Markdown (tables would be padded to the widest row) are left as emitted.
+ * (catalog.json, search-index.json, openapi.json, the tests' routes and calls: megabytes, laid out for the
+ * server and for diffs) and Markdown (tables would be padded to the widest row) are left as emitted.
  *
  * The bytes are prettier's, but big generated lists of literals are laid out without it (literal-lists.ts): on
  * a thousand-operation API they are most of prettier's work (GitHub: 1.5 s of formatting instead of 3.1 s), and
@@ -19,6 +19,7 @@ export { PRETTIER_CONFIG } from './config.js';
 const PARSERS: Array<[RegExp, string]> = [
   [/^src\/runtime\//, ''],
   [/^(catalog|search-index|code-declarations|openapi)\.json$/, ''],
+  [/^test\/(mock-routes|tool-calls)\.json$/, ''],
   [/\.ts$/, 'typescript'],
   [/\.json$/, 'json'],
 ];

@@ -51,7 +51,13 @@ it('passes its own npm test', () => {
     const e = error as { stdout?: string; stderr?: string };
     throw new Error(`npm test failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`, { cause: error });
   }
-  expect(output).toMatch(/Tests\s+\d+ passed/);
+  // One test lists the tools; one calls each read-only tool that has sample arguments.
+  const { calls } = JSON.parse(readFileSync(join(project, 'test', 'tool-calls.json'), 'utf8')) as {
+    calls: Array<{ args: unknown }>;
+  };
+  const callable = calls.filter((call) => call.args !== null).length;
+  expect(callable).toBeGreaterThan(5);
+  expect(output).toMatch(new RegExp(`Tests\\s+${1 + callable} passed`));
   expect(output).not.toMatch(/failed/);
 }, 180_000);
 

@@ -3,6 +3,7 @@
  * A local mock of the API for the tests: one route per operation, answering with the spec's example response
  * (or a sample built from the response schema, or `{}`). Requests that match no operation get a 404.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 
 interface Route {
@@ -25,33 +26,11 @@ export interface Mock {
   close: () => Promise<void>;
 }
 
-/** One route per line, as JSON. */
-const ROUTES: string[] = [
-  '{"method":"PUT","path":"^/pet/?$","contentType":"application/json","body":"{\\"id\\":10,\\"name\\":\\"doggie\\",\\"category\\":{\\"id\\":1,\\"name\\":\\"Dogs\\"},\\"photoUrls\\":[\\"string\\"],\\"tags\\":[{\\"id\\":1,\\"name\\":\\"string\\"}],\\"status\\":\\"available\\"}"}',
-  '{"method":"POST","path":"^/pet/?$","contentType":"application/json","body":"{\\"id\\":10,\\"name\\":\\"doggie\\",\\"category\\":{\\"id\\":1,\\"name\\":\\"Dogs\\"},\\"photoUrls\\":[\\"string\\"],\\"tags\\":[{\\"id\\":1,\\"name\\":\\"string\\"}],\\"status\\":\\"available\\"}"}',
-  '{"method":"GET","path":"^/pet/findByStatus/?$","contentType":"application/json","body":"[{\\"id\\":10,\\"name\\":\\"doggie\\",\\"category\\":{\\"id\\":1,\\"name\\":\\"Dogs\\"},\\"photoUrls\\":[\\"string\\"],\\"tags\\":[{}],\\"status\\":\\"available\\"}]"}',
-  '{"method":"GET","path":"^/pet/findByTags/?$","contentType":"application/json","body":"[{\\"id\\":10,\\"name\\":\\"doggie\\",\\"category\\":{\\"id\\":1,\\"name\\":\\"Dogs\\"},\\"photoUrls\\":[\\"string\\"],\\"tags\\":[{}],\\"status\\":\\"available\\"}]"}',
-  '{"method":"GET","path":"^/store/inventory/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"POST","path":"^/store/order/?$","contentType":"application/json","body":"{\\"id\\":10,\\"petId\\":198772,\\"quantity\\":7,\\"shipDate\\":\\"2024-01-01T00:00:00Z\\",\\"status\\":\\"approved\\",\\"complete\\":true}"}',
-  '{"method":"POST","path":"^/user/?$","contentType":"application/json","body":"{\\"id\\":10,\\"username\\":\\"theUser\\",\\"firstName\\":\\"John\\",\\"lastName\\":\\"James\\",\\"email\\":\\"john@email.com\\",\\"password\\":\\"12345\\",\\"phone\\":\\"12345\\",\\"userStatus\\":1}"}',
-  '{"method":"POST","path":"^/user/createWithList/?$","contentType":"application/json","body":"{\\"id\\":10,\\"username\\":\\"theUser\\",\\"firstName\\":\\"John\\",\\"lastName\\":\\"James\\",\\"email\\":\\"john@email.com\\",\\"password\\":\\"12345\\",\\"phone\\":\\"12345\\",\\"userStatus\\":1}"}',
-  '{"method":"GET","path":"^/user/login/?$","contentType":"application/json","body":"\\"string\\""}',
-  '{"method":"GET","path":"^/user/logout/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"GET","path":"^/pet/[^/]+/?$","contentType":"application/json","body":"{\\"id\\":10,\\"name\\":\\"doggie\\",\\"category\\":{\\"id\\":1,\\"name\\":\\"Dogs\\"},\\"photoUrls\\":[\\"string\\"],\\"tags\\":[{\\"id\\":1,\\"name\\":\\"string\\"}],\\"status\\":\\"available\\"}"}',
-  '{"method":"POST","path":"^/pet/[^/]+/?$","contentType":"application/json","body":"{\\"id\\":10,\\"name\\":\\"doggie\\",\\"category\\":{\\"id\\":1,\\"name\\":\\"Dogs\\"},\\"photoUrls\\":[\\"string\\"],\\"tags\\":[{\\"id\\":1,\\"name\\":\\"string\\"}],\\"status\\":\\"available\\"}"}',
-  '{"method":"DELETE","path":"^/pet/[^/]+/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"POST","path":"^/pet/[^/]+/uploadImage/?$","contentType":"application/json","body":"{\\"code\\":1,\\"type\\":\\"string\\",\\"message\\":\\"string\\"}"}',
-  '{"method":"GET","path":"^/store/order/[^/]+/?$","contentType":"application/json","body":"{\\"id\\":10,\\"petId\\":198772,\\"quantity\\":7,\\"shipDate\\":\\"2024-01-01T00:00:00Z\\",\\"status\\":\\"approved\\",\\"complete\\":true}"}',
-  '{"method":"DELETE","path":"^/store/order/[^/]+/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"GET","path":"^/user/[^/]+/?$","contentType":"application/json","body":"{\\"id\\":10,\\"username\\":\\"theUser\\",\\"firstName\\":\\"John\\",\\"lastName\\":\\"James\\",\\"email\\":\\"john@email.com\\",\\"password\\":\\"12345\\",\\"phone\\":\\"12345\\",\\"userStatus\\":1}"}',
-  '{"method":"PUT","path":"^/user/[^/]+/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"DELETE","path":"^/user/[^/]+/?$","contentType":"application/json","body":"{}"}',
-];
+/** One route per operation, literal paths first (test/mock-routes.json, regenerated with this file). */
+const ROUTES = (JSON.parse(readFileSync(new URL('./mock-routes.json', import.meta.url), 'utf8')) as { routes: Route[] })
+  .routes;
 
-const COMPILED = ROUTES.map((line) => JSON.parse(line) as Route).map((route) => ({
-  ...route,
-  pattern: new RegExp(route.path),
-}));
+const COMPILED = ROUTES.map((route) => ({ ...route, pattern: new RegExp(route.path) }));
 
 export async function startMock(): Promise<Mock> {
   const requests: RecordedRequest[] = [];

@@ -3,6 +3,7 @@
  * A local mock of the API for the tests: one route per operation, answering with the spec's example response
  * (or a sample built from the response schema, or `{}`). Requests that match no operation get a 404.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 
 interface Route {
@@ -25,20 +26,11 @@ export interface Mock {
   close: () => Promise<void>;
 }
 
-/** One route per line, as JSON. */
-const ROUTES: string[] = [
-  '{"method":"GET","path":"^/items/?$","contentType":"application/json","body":"[{\\"id\\":1,\\"name\\":\\"string\\"}]"}',
-  '{"method":"POST","path":"^/items/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"POST","path":"^/charges/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"GET","path":"^/search/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"GET","path":"^/items/[^/]+/?$","contentType":"application/json","body":"{}"}',
-  '{"method":"DELETE","path":"^/items/[^/]+/?$","contentType":"application/json","body":"{}"}',
-];
+/** One route per operation, literal paths first (test/mock-routes.json, regenerated with this file). */
+const ROUTES = (JSON.parse(readFileSync(new URL('./mock-routes.json', import.meta.url), 'utf8')) as { routes: Route[] })
+  .routes;
 
-const COMPILED = ROUTES.map((line) => JSON.parse(line) as Route).map((route) => ({
-  ...route,
-  pattern: new RegExp(route.path),
-}));
+const COMPILED = ROUTES.map((route) => ({ ...route, pattern: new RegExp(route.path) }));
 
 export async function startMock(): Promise<Mock> {
   const requests: RecordedRequest[] = [];

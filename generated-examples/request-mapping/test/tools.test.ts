@@ -2,9 +2,10 @@
 /**
  * The server's own tests (`npm test` builds first): start the built server over stdio against the local mock
  * of the API in test/mock.ts, list its tools, and call every read-only tool with sample arguments built from
- * its input schema. Your hooks (src/hooks.ts) run as they do in production. This file and test/mock.ts are
- * regenerated with the project: put your own tests in other files next to them.
+ * its input schema (test/tool-calls.json). Your hooks (src/hooks.ts) run as they do in production. This file,
+ * test/mock.ts and their JSON files are regenerated with the project: put your own tests in other files next to them.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -13,14 +14,13 @@ import { startMock, type Mock } from './mock.js';
 
 const ENTRY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
-const TOOLS: string[] = ['getItem', 'deleteItem', 'listItems', 'createItem', 'createCharge', 'get_search'];
-
-/** Read-only tools with the arguments to call them with (`null`: no sample could be built, skipped), as JSON lines. */
-const CALLS = [
-  '{"tool":"getItem","args":{"itemId":"x"}}',
-  '{"tool":"listItems","args":{}}',
-  '{"tool":"get_search","args":{}}',
-].map((line) => JSON.parse(line) as { tool: string; args: Record<string, unknown> | null });
+/** Every tool, and the read-only ones with the arguments to call them with (`null`: no sample could be built, skipped). */
+const { tools: TOOLS, calls: CALLS } = JSON.parse(
+  readFileSync(new URL('./tool-calls.json', import.meta.url), 'utf8'),
+) as {
+  tools: string[];
+  calls: Array<{ tool: string; args: Record<string, unknown> | null }>;
+};
 
 /** Placeholder credentials, so tools that need them reach the mock. */
 const CREDENTIALS: Record<string, string> = {};
