@@ -1,6 +1,6 @@
 /**
  * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
- * the user's own prettier config can never change the bytes we write. Copied runtime files, the data files
+ * the user's own prettier config can never change the bytes we write. Copied runtime files, the files written formatted, the data files
  * (catalog.json, search-index.json, openapi.json, the tests' routes and calls: megabytes, laid out for the
  * server and for diffs) and Markdown (tables would be padded to the widest row) are left as emitted.
  *
@@ -16,7 +16,27 @@ import { cutLists } from './literal-lists.js';
 
 export { PRETTIER_CONFIG } from './config.js';
 
-const PARSERS: Array<[RegExp, string]> = [
+/**
+ * Files written already formatted: their templates take nothing but the generated header (a line comment,
+ * which prettier leaves as it is) and are prettier's layout themselves, or they are copied as they are. A
+ * test holds each to that (test/unit/formatted-templates.test.ts): formatting them took a third of the
+ * formatting of a large API, for bytes that never change.
+ */
+export const WRITTEN_FORMATTED: readonly string[] = [
+  'src/index.ts',
+  'src/server.ts',
+  'src/web-server.ts',
+  'src/worker.ts',
+  'src/worker-data.d.ts',
+  'src/deno.ts',
+  'src/bun.ts',
+  'src/lambda.ts',
+  'test/mock.ts',
+  'tsconfig.json',
+];
+
+const PARSERS: Array<[RegExp | readonly string[], string]> = [
+  [WRITTEN_FORMATTED, ''],
   [/^src\/runtime\//, ''],
   [/^(catalog|search-index|code-declarations|openapi)\.json$/, ''],
   [/^test\/(mock-routes|tool-calls)\.json$/, ''],
@@ -29,7 +49,7 @@ export type SourceToFormat = [text: string, parser: string];
 
 /** Formats the files; the work is handed to the helper thread at once (before this returns) when there is one. */
 export function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
-  const parsers = files.map((file) => PARSERS.find(([pattern]) => pattern.test(file.path))?.[1] ?? '');
+  const parsers = files.map((file) => PARSERS.find(([pattern]) => matches(pattern, file.path))?.[1] ?? '');
   const sources: SourceToFormat[] = files.flatMap((file, i) =>
     parsers[i] ? [[file.contents, parsers[i]] as SourceToFormat] : [],
   );
@@ -42,6 +62,10 @@ export function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[
       contents: (parsers[i] ? formatted[next++]! : file.contents).replace(/\r\n/g, '\n'),
     }));
   })();
+}
+
+function matches(pattern: RegExp | readonly string[], path: string): boolean {
+  return pattern instanceof RegExp ? pattern.test(path) : pattern.includes(path);
 }
 
 export function formatSources(sources: readonly SourceToFormat[]): Promise<string[]> {
