@@ -110,7 +110,7 @@ export function publishFiles(input: PublishInput): EmittedFile[] {
     // megabytes of literals, which as TypeScript cost formatting and the project's own type-check.
     { path: 'test/mock.ts', contents: renderTemplate('test/mock.ts.hbs', { header: view.header }) },
     { path: MOCK_ROUTES_FILE, contents: dataJson({ routes: mockRoutes(input.api, input.tools) }, ['routes']) },
-    { path: 'test/tools.test.ts', contents: renderTemplate('test/tools.test.ts.hbs', testView(input)) },
+    { path: 'test/tools.test.ts', contents: renderTemplate('test/tools.test.ts.hbs', { header: view.header }) },
     { path: TOOL_CALLS_FILE, contents: dataJson(toolCalls(input), ['tools', 'calls']) },
   ];
 }
@@ -204,21 +204,21 @@ function pathPattern(template: string): string {
   return `^${parts.join('')}/?$`;
 }
 
-function testView({ view, catalog }: PublishInput) {
+/**
+ * Every tool's name, the read-only tools with the arguments to call them with (`null`: no sample), and a
+ * placeholder for each credential, so the tools that need one reach the mock.
+ */
+function toolCalls({ tools, api, catalog }: PublishInput) {
   const credentials: Record<string, string> = {};
   for (const scheme of catalog.securitySchemes) {
     for (const name of [scheme.env.value, scheme.env.username, scheme.env.password])
       if (name) credentials[name] = 'test-credential';
   }
-  return { header: view.header, credentials };
-}
-
-/** Every tool's name, and the read-only tools with the arguments to call them with (`null`: no sample). */
-function toolCalls({ tools, api }: PublishInput) {
   return {
     tools: tools.map((t) => t.name),
     calls: tools
       .filter((t) => t.annotations.readOnlyHint === true)
       .map((t) => ({ tool: t.name, args: sampleArguments(t.inputSchema, api.schemas) ?? null })),
+    credentials,
   };
 }

@@ -32,6 +32,7 @@ export const WRITTEN_FORMATTED: readonly string[] = [
   'src/bun.ts',
   'src/lambda.ts',
   'test/mock.ts',
+  'test/tools.test.ts',
   'tsconfig.json',
 ];
 

@@ -39,7 +39,7 @@ function expectAllPassed(results: Record<string, string>, scenarios: readonly st
   for (const scenario of scenarios) expect(results[scenario], scenario).toMatch(/^Passed: (\d+)\/\1, 0 failed/);
 }
 
-describe.each([
+const PROJECTS: Array<{ spec: string; env: Record<string, string>; scenarios: string[] }> = [
   {
     spec: 'fixtures/specs/petstore.yaml',
     env: { API_KEY: 'conformance' },
@@ -66,7 +66,9 @@ describe.each([
       'input-required-result-unsupported-methods',
     ],
   },
-])('the conformance suite against $spec', ({ spec, env, scenarios }) => {
+];
+
+describe.each(PROJECTS)('the conformance suite against $spec', ({ spec, env, scenarios }) => {
   let project: BuiltProject;
   let server: HttpServerProcess;
 

@@ -14,16 +14,19 @@ import { startMock, type Mock } from './mock.js';
 
 const ENTRY = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
-/** Every tool, and the read-only ones with the arguments to call them with (`null`: no sample could be built, skipped). */
-const { tools: TOOLS, calls: CALLS } = JSON.parse(
-  readFileSync(new URL('./tool-calls.json', import.meta.url), 'utf8'),
-) as {
+/**
+ * Every tool; the read-only ones with the arguments to call them with (`null`: no sample could be built, skipped);
+ * and placeholder credentials, so tools that need them reach the mock.
+ */
+const {
+  tools: TOOLS,
+  calls: CALLS,
+  credentials: CREDENTIALS,
+} = JSON.parse(readFileSync(new URL('./tool-calls.json', import.meta.url), 'utf8')) as {
   tools: string[];
   calls: Array<{ tool: string; args: Record<string, unknown> | null }>;
+  credentials: Record<string, string>;
 };
-
-/** Placeholder credentials, so tools that need them reach the mock. */
-const CREDENTIALS: Record<string, string> = {};
 
 let mock: Mock;
 let client: Client;
