@@ -30,46 +30,31 @@ describe('string literals', () => {
 });
 
 describe('big literal lists', () => {
-  const file = (routes: string[], names: string[], tools: Array<[string, string]>) =>
+  const file = (tools: Array<[string, string]>) =>
     [
       '// header',
-      'const ROUTES: string[] = [',
-      ...routes.map((r) => `  ${JSON.stringify(r)},`),
-      '];',
-      '',
-      `const NAMES: string[] = ${JSON.stringify(names)};`,
-      '',
+      '/** Every tool. */',
       'export const TOOLS = {',
-      ...tools.map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)},`),
+      ...tools.map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`),
       '} as const;',
       '',
-      'const CALLS = [',
-      ...routes.map((r) => `  ${JSON.stringify(JSON.stringify({ r }))},`),
-      '].map((line) => JSON.parse(line) as { r: string });',
+      'export type ToolName = keyof typeof TOOLS;',
       '',
     ].join('\n');
 
   const lists = (text: fc.Arbitrary<string>) =>
-    fc.tuple(
-      fc.array(text, { minLength: 8, maxLength: 40 }),
-      fc.array(toolName, { minLength: 8, maxLength: 40 }),
-      fc.array(
-        fc.tuple(
-          toolName,
-          text.map((t) => `GET /${t}`),
-        ),
-        { minLength: 8, maxLength: 40 },
+    fc.array(
+      fc.tuple(
+        toolName,
+        text.map((t) => `GET /${t}`),
       ),
+      { minLength: 8, maxLength: 40 },
     );
 
-  it('are laid out as prettier lays them out, list by list', async () => {
+  it('are laid out as prettier lays them out', async () => {
     await fc.assert(
-      fc.asyncProperty(lists(asciiTricky), async ([routes, names, tools]) => {
-        const text = file(
-          routes,
-          names,
-          tools.concat([['a_very_long_tool_name_that_needs_its_own_line', `GET /${'x'.repeat(90)}`]]),
-        );
+      fc.asyncProperty(lists(asciiTricky), async (tools) => {
+        const text = file(tools.concat([['a_very_long_tool_name_that_needs_its_own_line', `GET /${'x'.repeat(90)}`]]));
         const cut = cutLists(text);
         expect(cut).toBeDefined();
         expect(cut!.splice(await prettierFormat(cut!.skeleton, 'typescript'))).toBe(
@@ -82,8 +67,8 @@ describe('big literal lists', () => {
 
   it('are formatted as prettier formats them whatever they hold', async () => {
     await fc.assert(
-      fc.asyncProperty(lists(tricky), async ([routes, names, tools]) => {
-        const text = file(routes, names, tools);
+      fc.asyncProperty(lists(tricky), async (tools) => {
+        const text = file(tools);
         expect(await formatSource(text, 'typescript')).toBe(await prettierFormat(text, 'typescript'));
       }),
       { numRuns: 15 },
@@ -91,31 +76,18 @@ describe('big literal lists', () => {
   });
 
   it('cuts only lists long enough to matter, and only ASCII ones', () => {
-    expect(cutLists(file(['a', 'b'], ['x', 'y'], [['a', 'GET /']]))).toBeUndefined();
-    const cut = cutLists(
-      file(
-        Array.from({ length: 20 }, (_, i) => `route ${i}`),
-        [],
-        [],
-      ),
-    );
-    expect(cut?.skeleton).toContain('otm_splice_0_0');
-    expect(
-      cutLists(
-        file(
-          Array.from({ length: 20 }, (_, i) => `é ${i}`),
-          [],
-          [],
-        ),
-      ),
-    ).toBeUndefined();
+    const many = (value: (i: number) => string) =>
+      Array.from({ length: 20 }, (_, i) => [`tool_${i}`, value(i)] as [string, string]);
+    expect(cutLists(file([['a', 'GET /']]))).toBeUndefined();
+    expect(cutLists(file(many((i) => `GET /route/${i}`)))?.skeleton).toContain('otm_splice_0_0');
+    expect(cutLists(file(many((i) => `GET /é/${i}`)))).toBeUndefined();
   });
 
   it('says so when a placeholder does not come out as expected, and formatting then fails', async () => {
-    const text = `const A = [\n${Array.from({ length: 10 }, (_, i) => `  "item ${i} ${'x'.repeat(20)}",`).join('\n')}\n];\n`;
+    const text = file(Array.from({ length: 10 }, (_, i) => [`tool_${i}`, `GET /items/${i}/${'x'.repeat(20)}`]));
     const cut = cutLists(text)!;
     expect(
-      cut.splice((await prettierFormat(cut.skeleton, 'typescript')).replace("'otm_splice_0_1", "'moved")),
+      cut.splice((await prettierFormat(cut.skeleton, 'typescript')).replace('otm_splice_0_1', 'moved')),
     ).toBeUndefined();
     // A file that already holds the placeholder's marker is not cut: prettier formats it whole.
     const marked = `${text}// otm_splice\n`;
