@@ -5,6 +5,7 @@
  */
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
+import { generationFile } from './emit/generation.js';
 import { lockFile } from './emit/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
 import type { ToolModeChoice } from './emit/tool-modes.js';
@@ -125,7 +126,9 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   timer('validate');
   const formatted = [...(await formatting), ...(await late)];
   timer('format');
-  const files = [...formatted, lockFile(formatted, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort(
+  // generation.json hashes the files as written, so it comes after formatting; the lock lists it.
+  const generated = [...formatted, generationFile(formatted)];
+  const files = [...generated, lockFile(generated, planned.catalog, generatorVersion()), ...userOwnedFiles()].sort(
     (a, b) => (a.path < b.path ? -1 : 1),
   );
   const outDir = expectedOutDir(options.out, names.packageName);
