@@ -69,9 +69,12 @@ const env = () => ({ API_BASE_URL: `${upstream.url}/v1` });
 class Notifications {
   private waiters: Array<() => void> = [];
   count = 0;
+  /** The tools the v2 client fetched itself on each notification (its `autoRefresh`). */
+  refreshed: string[][] = [];
 
-  arrived = () => {
+  arrived = (_error?: unknown, tools?: Array<{ name: string }> | null) => {
     this.count++;
+    if (tools) this.refreshed.push(names(tools));
     for (const waiter of this.waiters.splice(0)) waiter();
   };
 
@@ -115,8 +118,9 @@ describe('stdio', () => {
   it('2026-07-28 (SDK v2 client): regenerating in place gives tools/list_changed and the new tool', async () => {
     regenerate(V1);
     const notifications = new Notifications();
+    // As a host would: the client re-lists the tools itself when told they changed.
     const client = await connectModernStdio(project.entry, env(), undefined, {
-      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: notifications.arrived } },
+      listChanged: { tools: { autoRefresh: true, debounceMs: 0, onChanged: notifications.arrived } },
     });
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
@@ -125,6 +129,7 @@ describe('stdio', () => {
         (name, args) => client.callTool({ name, arguments: args }),
         notifications.next(),
       );
+      expect(notifications.refreshed).toEqual([V2_TOOLS]);
     } finally {
       await client.close();
     }
