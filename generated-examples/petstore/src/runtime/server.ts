@@ -39,7 +39,10 @@ import {
   type ServedExtensions,
 } from './extensions.js';
 
-/** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
+/**
+ * tools/list answers may be cached by clients for this long: the tool set changes only with a regeneration, which a
+ * server watching its catalog announces with list_changed (catalog-watch.ts).
+ */
 export const TOOLS_LIST_TTL_MS = 3_600_000;
 
 export interface ServeOptions {
