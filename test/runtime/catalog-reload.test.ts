@@ -92,6 +92,15 @@ describe('ServerCore.reload', () => {
     await client.close();
   });
 
+  it('serves the reloaded catalog over HTTP when the reload came while the first HTTP catalog was being built', async () => {
+    const core = buildServerCore(v1, { env: {}, logger: quiet });
+    const factory = core.httpFactory();
+    await core.reload(v2);
+    const client = await connect(await factory);
+    expect(await toolNames(client)).toEqual(['getPet', 'listOwnerPets', 'listPets']);
+    await client.close();
+  });
+
   it('refuses a catalog it cannot serve and keeps the current one', async () => {
     // The owner's tool is named like a tool v2 adds: serving both would be ambiguous (the start refuses it too).
     const ownTool: ExtraTool = {

@@ -94,8 +94,8 @@ interface CatalogState {
   readonly registry: ToolRegistry;
   readonly mode: ToolMode;
   readonly stdio: ServedCatalog;
-  /** Over HTTP, with per-caller credentials: built on first HTTP use (and then by every reload). */
-  readonly http: () => Promise<ServedCatalog>;
+  /** Over HTTP, with per-caller credentials: built on first HTTP use (and then by every reload, before it swaps). */
+  readonly http: Resolving<ServedCatalog>;
   readonly listings: { resources: string; prompts: string };
 }
 
@@ -116,27 +116,25 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
   secrets = state.secrets;
   announce(state, parts);
   for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
-  // Set once HTTP is served: from then on a reload builds the HTTP catalog before it swaps.
-  let http: ServedCatalog | undefined;
-  const firstHttp = lazy(async () => (http = await state.http()));
   return {
     config,
     log,
     httpFactory: async (factoryOptions) => {
-      await firstHttp();
-      return serverFactory(() => http!, factoryOptions);
+      // A reload swapping in a state while the first HTTP catalog was being built: build that state's too.
+      while (!state.http.value) await state.http.get();
+      return serverFactory(() => state.http.value!, factoryOptions);
     },
     stdioFactory: (factoryOptions) => serverFactory(() => state.stdio, factoryOptions),
     reload: async (next) => {
       const built = catalogState(next, parts);
-      const nextHttp = http ? await built.http() : undefined;
+      // Once HTTP is served, the new state's HTTP catalog is built before the swap.
+      if (state.http.value) await built.http.get();
       const changes = {
         resources: built.listings.resources !== state.listings.resources,
         prompts: built.listings.prompts !== state.listings.prompts,
       };
       state = built;
       secrets = built.secrets;
-      if (nextHttp) http = nextHttp;
       announce(built, parts);
       return changes;
     },
@@ -183,7 +181,7 @@ function catalogState(data: ServerData, parts: ProcessParts): CatalogState {
   const stdio = serveCatalog(deps, serve);
   // Per-caller credentials only exist over HTTP: the HTTP catalog builds its upstream auth up front (a bad
   // MCP_CALLER_CREDENTIALS stops the start); stdio builds it on its first call.
-  const http = lazy(async () =>
+  const http = resolving(async () =>
     serveCatalog({ ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) }, serve),
   );
   return {
@@ -269,6 +267,23 @@ function signingKeyOf(given: string | undefined, log: Logger): string | Uint8Arr
     `MCP_SIGNING_KEY is shorter than ${MIN_KEY_BYTES} bytes: it is used hashed to that length, but a short key can be guessed; set ${MIN_KEY_BYTES} or more random bytes`,
   );
   return createHash('sha256').update(given).digest();
+}
+
+/** A value built asynchronously on first use, and readable without waiting once built. */
+interface Resolving<T> {
+  get(): Promise<T>;
+  readonly value: T | undefined;
+}
+
+function resolving<T>(build: () => Promise<T>): Resolving<T> {
+  let value: T | undefined;
+  const get = lazy(async () => (value = await build()));
+  return {
+    get,
+    get value() {
+      return value;
+    },
+  };
 }
 
 export function lazy<T>(load: () => T): () => T {
