@@ -5,6 +5,7 @@
  */
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
+import { generationFile } from './emit/generation.js';
 import { lockFile } from './emit/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
 import type { ToolModeChoice } from './emit/tool-modes.js';
@@ -128,15 +129,18 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const validationDiags = await validate();
   timer('validate');
   const lateFiles = await late;
+  // The files generation.json hashes (data files, the runtime, the entries) are written as emitted, never
+  // formatted (test/unit/generation.test.ts holds its hashes to the written files).
+  const generation = generationFile([...planned.files, ...lateFiles]);
   const lock = lockFile(
-    [...planned.files, ...lateFiles].map((file) => file.path),
+    [...planned.files, ...lateFiles, generation].map((file) => file.path),
     planned.catalog,
     generatorVersion(),
   );
   timer('lock');
   const formatted = [...(await formatting), ...lateFiles];
   timer('format');
-  const files = [...formatted, lock, ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const files = [...formatted, generation, lock, ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
   if (diags.hasErrors())
     throw new UserError(

@@ -149,7 +149,7 @@ describe.skipIf(!existsSync(CLI))('regeneration', () => {
     expect(surfaceDiff(regen.stderr)).toEqual(EXPECTED_DIFF);
     const filesLine = regen.stderr.split('\n').find((l) => l.startsWith('openapi-to-mcp: files:'))!;
     expect(filesLine).toMatch(
-      /^openapi-to-mcp: files: 0 added, \d+ updated \(.*catalog\.json.*openapi-to-mcp\.lock\.json.*\), 0 removed$/,
+      /^openapi-to-mcp: files: 0 added, \d+ updated \(.*catalog\.json.*generation\.json.*\), 0 removed$/,
     );
     expect(filesLine).not.toContain('hooks.ts');
     expect(userFiles()).toEqual(mine);

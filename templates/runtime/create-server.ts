@@ -65,13 +65,29 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   const { config, log } = core;
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for.
   const http = lazy(() => import('./http.js'));
+  // One catalog watch for the process's HTTP endpoint, whether listened on or mounted (reloading.ts).
+  const httpReload = lazy(async () => (await import('./reloading.js')).httpReloading(core, catalogUrl, env));
+  const httpParts = async () => {
+    const reload = await httpReload();
+    return { reload, factory: await core.httpFactory(reload.factoryOptions) };
+  };
   return {
     config,
     log,
-    endpoint: async () => (await http()).mcpEndpoint(await core.httpFactory(), log),
-    listen: async (listenOptions) => (await http()).startHttp(await core.httpFactory(), config, log, listenOptions),
+    endpoint: async () => {
+      const { reload, factory } = await httpParts();
+      return (await http()).mcpEndpoint(factory, log, reload.onCatalogChange);
+    },
+    listen: async (listenOptions) => {
+      const { reload, factory } = await httpParts();
+      return (await http()).startHttp(factory, config, log, {
+        ...listenOptions,
+        onCatalogChange: reload.onCatalogChange,
+      });
+    },
     serveStdio: async () => {
-      startStdio(core.stdioFactory(), log, config.timeoutMs);
+      const factoryOptions = await (await import('./reloading.js')).stdioReloading(core, catalogUrl, env);
+      startStdio(core.stdioFactory(factoryOptions), log, config.timeoutMs);
     },
   };
 }

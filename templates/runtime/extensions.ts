@@ -133,57 +133,76 @@ export function listedExtraTools(served: ServedExtensions): ListedTool[] {
   }));
 }
 
-/** The capabilities the owner's resources and prompts add. */
-export function extensionCapabilities(served: ServedExtensions): {
-  resources?: Record<string, never>;
-  prompts?: Record<string, never>;
+/** The capabilities the owner's resources and prompts add; `listChanged`: their lists may change while connected. */
+export function extensionCapabilities(
+  served: ServedExtensions,
+  listChanged = false,
+): {
+  resources?: { listChanged?: true };
+  prompts?: { listChanged?: true };
 } {
+  const flag = listChanged ? { listChanged: true as const } : {};
   return {
-    ...(served.resources.size > 0 || (served.resourceTemplates?.length ?? 0) > 0 ? { resources: {} } : {}),
-    ...(served.prompts.size > 0 ? { prompts: {} } : {}),
+    ...(served.resources.size > 0 || (served.resourceTemplates?.length ?? 0) > 0 ? { resources: flag } : {}),
+    ...(served.prompts.size > 0 ? { prompts: flag } : {}),
   };
 }
 
 type ContextOf = (ctx: { mcpReq: { signal: AbortSignal }; http?: { req?: Request } }) => ExtensionContext;
 
-/** resources/list, resources/read, prompts/list and prompts/get, when the owner gave any. */
-export function registerResourcesAndPrompts(server: Server, served: ServedExtensions, contextOf: ContextOf): void {
-  const templates = served.resourceTemplates ?? [];
-  if (served.resources.size > 0 || templates.length > 0) {
+/** The extensions served now, and the context their handlers get (a reload replaces both together). */
+export interface ServedPrimitives {
+  readonly extensions: ServedExtensions;
+  contextOf: ContextOf;
+}
+
+/**
+ * resources/list, resources/read, prompts/list and prompts/get, when the owner gave any. Which methods are
+ * served is decided by the extensions current when the server is made (they match its declared capabilities);
+ * each request is answered from those current when it arrives.
+ */
+export function registerResourcesAndPrompts(server: Server, current: () => ServedPrimitives): void {
+  const first = current().extensions;
+  const templatesOf = (served: ServedExtensions) => served.resourceTemplates ?? [];
+  if (first.resources.size > 0 || templatesOf(first).length > 0) {
     server.setRequestHandler('resources/templates/list', () => ({
-      resourceTemplates: templates.map(({ template: { uriTemplate, name, title, description, mimeType } }) => ({
-        uriTemplate,
-        name,
-        ...defined({ title, description, mimeType }),
-      })),
+      resourceTemplates: templatesOf(current().extensions).map(
+        ({ template: { uriTemplate, name, title, description, mimeType } }) => ({
+          uriTemplate,
+          name,
+          ...defined({ title, description, mimeType }),
+        }),
+      ),
     }));
     server.setRequestHandler('resources/list', () => ({
-      resources: [...served.resources.values()].map(({ uri, name, title, description, mimeType }) => ({
+      resources: [...current().extensions.resources.values()].map(({ uri, name, title, description, mimeType }) => ({
         uri,
         name,
         ...defined({ title, description, mimeType }),
       })),
     }));
     server.setRequestHandler('resources/read', async (request, ctx) => {
+      const { extensions: served, contextOf } = current();
       const { uri } = request.params;
       const resource = served.resources.get(uri);
       if (resource) return { contents: await resource.read(contextOf(ctx)) };
-      for (const { template, matches } of templates) {
+      for (const { template, matches } of templatesOf(served)) {
         const variables = matches(uri);
         if (variables) return { contents: await template.read(uri, variables, contextOf(ctx)) };
       }
       throw new ResourceNotFoundError(uri, `Resource ${uri} not found`);
     });
   }
-  if (served.prompts.size > 0) {
+  if (first.prompts.size > 0) {
     server.setRequestHandler('prompts/list', () => ({
-      prompts: [...served.prompts.values()].map(({ name, title, description, arguments: args }) => ({
+      prompts: [...current().extensions.prompts.values()].map(({ name, title, description, arguments: args }) => ({
         name,
         ...defined({ title, description }),
         ...(args ? { arguments: args } : {}),
       })),
     }));
     server.setRequestHandler('prompts/get', async (request, ctx) => {
+      const { extensions: served, contextOf } = current();
       const prompt = served.prompts.get(request.params.name);
       if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
       const args = request.params.arguments ?? {};

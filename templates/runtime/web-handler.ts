@@ -12,6 +12,7 @@ import {
   validateHostHeader,
   type Server,
 } from '@modelcontextprotocol/server';
+import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import { createCors, type Cors } from './cors.js';
 import { createEndpointAuth } from './endpoint-auth.js';
@@ -31,6 +32,8 @@ export interface WebHandler {
 export interface WebHandlerOptions {
   /** The endpoint's public URL when MCP_OAUTH_RESOURCE_URL is not set (the OAuth resource). */
   defaultResourceUrl: () => string;
+  /** Each reload of the catalog is published to the subscriptions/listen streams (Node, with a catalog watch). */
+  onCatalogChange?: OnCatalogChange;
 }
 
 /** Builds the handler; a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration throws here, before serving. */
@@ -42,6 +45,7 @@ export function createWebHandler(
 ): WebHandler {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
   const mcp = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const unsubscribe = options.onCatalogChange?.((changes) => publishChanges(mcp.notify, changes));
   const cors = createCors(config.http.corsOrigins);
   const { hostRefusal, originRefusal } = guards(config, cors);
   const endpointAuth = createEndpointAuth(config.http.auth, { log, defaultResourceUrl: options.defaultResourceUrl });
@@ -72,7 +76,10 @@ export function createWebHandler(
     stopAccepting: () => {
       accepting = false;
     },
-    close: () => mcp.close(),
+    close: () => {
+      unsubscribe?.();
+      return mcp.close();
+    },
   };
 }
 

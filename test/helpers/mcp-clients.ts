@@ -1,5 +1,5 @@
 /** MCP clients for tests: the SDK v2 client (2026-07-28) and the v1 SDK client (2025-11-25). */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,12 +10,18 @@ export const TEST_CLIENT_NAME = 'openapi-to-mcp-tests';
 
 const clientInfo = (name: string) => ({ name, version: '1.0.0' });
 
-export function modernClient(name = TEST_CLIENT_NAME): Client {
-  return new Client(clientInfo(name), { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+/** `options`: more client options (e.g. `listChanged` handlers). */
+export function modernClient(name = TEST_CLIENT_NAME, options: Omit<ClientOptions, 'versionNegotiation'> = {}): Client {
+  return new Client(clientInfo(name), { ...options, versionNegotiation: { mode: { pin: '2026-07-28' } } });
 }
 
-export async function connectModernStdio(entry: string, env: Record<string, string>, name?: string): Promise<Client> {
-  const client = modernClient(name);
+export async function connectModernStdio(
+  entry: string,
+  env: Record<string, string>,
+  name?: string,
+  options?: Omit<ClientOptions, 'versionNegotiation'>,
+): Promise<Client> {
+  const client = modernClient(name, options);
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
@@ -27,8 +33,12 @@ export async function connectModernStdio(entry: string, env: Record<string, stri
   return client;
 }
 
-export async function connectModernHttp(url: string, name?: string): Promise<Client> {
-  const client = modernClient(name);
+export async function connectModernHttp(
+  url: string,
+  name?: string,
+  options?: Omit<ClientOptions, 'versionNegotiation'>,
+): Promise<Client> {
+  const client = modernClient(name, options);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }

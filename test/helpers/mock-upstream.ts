@@ -15,6 +15,8 @@ export interface MockResponse {
   body?: string | Buffer;
   /** Answer only after this long (a slow upstream). */
   delayMs?: number;
+  /** Answer only once this settles (a call kept in flight until the test lets it end). */
+  hold?: Promise<void>;
 }
 
 export type Responder = (req: RecordedRequest) => MockResponse;
@@ -45,6 +47,7 @@ export async function startMockUpstream(): Promise<MockUpstream> {
     requests.push(recorded);
     const answer = responder(recorded);
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    if (answer.hold) await answer.hold;
     res.writeHead(answer.status ?? 200, answer.headers ?? {});
     res.end(answer.body ?? '');
   });

@@ -8,7 +8,8 @@ import type { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { jsonSchemaValidator, Server } from '@modelcontextprotocol/server';
 import { apiPrimitives } from './api-primitives.js';
-import type { CatalogHeader } from './catalog.js';
+import { primitiveListings, type CatalogChanges } from './catalog-changes.js';
+import type { CatalogHeader, ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
 import type { DeclarationsFile } from './code-mode.js';
 import { readCodeSettings } from './code-settings.js';
@@ -18,11 +19,17 @@ import { readEnv } from './environment.js';
 import { serveExtensions, type Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import { createLogger, redactingLogger, type Logger, type LogSink } from './log.js';
-import { readProfileChoice } from './profiles.js';
+import { readProfileChoice, type ProfileChoice } from './profiles.js';
 import { serverRedactionForms } from './redact.js';
 import { createResponseLinker } from './response-links.js';
 import type { SearchIndexFile } from './search.js';
-import { createServerFactory, type ServeOptions } from './server.js';
+import {
+  serveCatalog,
+  serverFactory,
+  type ServeOptions,
+  type ServedCatalog,
+  type ServerFactoryOptions,
+} from './server.js';
 import { parseCatalog } from './tool-table.js';
 import { ToolRegistry } from './tools.js';
 import type { UpstreamAuth } from './upstream-auth.js';
@@ -58,10 +65,38 @@ export interface ServerData {
 export interface ServerCore {
   readonly config: RuntimeConfig;
   readonly log: Logger;
-  /** The factory of the HTTP endpoint (per-caller credentials included), built on first use. */
-  httpFactory: () => Promise<() => Server>;
+  /** The factory of the HTTP endpoint (per-caller credentials included); its catalog is built on first use. */
+  httpFactory: (factoryOptions?: ServerFactoryOptions) => Promise<() => Server>;
   /** The factory of a stdio connection. */
-  stdioFactory: () => () => Server;
+  stdioFactory: (factoryOptions?: ServerFactoryOptions) => () => Server;
+  /**
+   * Serves `data` from now on: built exactly as the start built the first catalog, then swapped in whole.
+   * Requests already running finish on the catalog they started with. Throws, keeping the current catalog,
+   * when the new one cannot be served (a bad catalog, an extension name a new tool took).
+   */
+  reload: (data: ServerData) => Promise<Omit<CatalogChanges, 'tools'>>;
+}
+
+/** What the process sets up once, whatever the catalog: configuration, logger, signing key, profiles. */
+interface ProcessParts {
+  readonly env: NodeJS.ProcessEnv;
+  readonly config: RuntimeConfig;
+  readonly log: Logger;
+  readonly signingKey: string | Uint8Array;
+  readonly profiles: ProfileChoice;
+  readonly options: CoreOptions;
+}
+
+/** Everything one catalog serves; the one reference a reload replaces. */
+interface CatalogState {
+  /** The credentials' forms the log redacts (the catalog names the variables that hold them). */
+  readonly secrets: readonly string[];
+  readonly registry: ToolRegistry;
+  readonly mode: ToolMode;
+  readonly stdio: ServedCatalog;
+  /** Over HTTP, with per-caller credentials: built on first HTTP use (and then by every reload, before it swaps). */
+  readonly http: Resolving<ServedCatalog>;
+  readonly listings: { resources: string; prompts: string };
 }
 
 export function buildServerCore(data: ServerData, options: CoreOptions): ServerCore {
@@ -69,14 +104,47 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
   const config = readConfig(env);
   if (options.http?.port !== undefined) config.http.port = options.http.port;
   if (options.http?.host !== undefined) config.http.host = options.http.host;
-  const { header: catalog, tools } = parseCatalog(data.catalog);
-  const secrets = serverRedactionForms(catalog, env); // env is a snapshot: computed once, not per log line
+  // The log redacts the secrets of the catalog being served, so it reads them from the current state.
+  let secrets: readonly string[] = [];
   const log = options.logger
     ? redactingLogger(options.logger, () => secrets)
     : createLogger(config.logLevel, () => secrets, options.logSink);
-  if (!config.baseUrl && !catalog.baseUrl) {
-    log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
-  }
+  const { choice: profiles, problems } = readProfileChoice(env);
+  const signingKey = signingKeyOf(readEnv(env, 'MCP_SIGNING_KEY'), log);
+  const parts: ProcessParts = { env, config, log, signingKey, profiles, options };
+  let state = catalogState(data, parts);
+  secrets = state.secrets;
+  announce(state, parts);
+  for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
+  return {
+    config,
+    log,
+    httpFactory: async (factoryOptions) => {
+      // A reload swapping in a state while the first HTTP catalog was being built: build that state's too.
+      while (!state.http.value) await state.http.get();
+      return serverFactory(() => state.http.value!, factoryOptions);
+    },
+    stdioFactory: (factoryOptions) => serverFactory(() => state.stdio, factoryOptions),
+    reload: async (next) => {
+      const built = catalogState(next, parts);
+      // Once HTTP is served, the new state's HTTP catalog is built before the swap.
+      if (state.http.value) await built.http.get();
+      const changes = {
+        resources: built.listings.resources !== state.listings.resources,
+        prompts: built.listings.prompts !== state.listings.prompts,
+      };
+      state = built;
+      secrets = built.secrets;
+      announce(built, parts);
+      return changes;
+    },
+  };
+}
+
+/** One catalog's registry, extensions, tool mode and served handlers: the same for the start and a reload. */
+function catalogState(data: ServerData, parts: ProcessParts): CatalogState {
+  const { env, config, log, options } = parts;
+  const { header: catalog, tools } = parseCatalog(data.catalog);
   const registry = new ToolRegistry({ header: catalog, tools }, options.jsonSchemaValidator);
   // The generated resources and prompts are served as the owner's are; a URI or name given twice stops the start.
   const generated = apiPrimitives(catalog, data.projectFile, registry);
@@ -92,15 +160,12 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
   const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   const code = mode === 'code' ? codeMode(data, catalog, env) : undefined;
   const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(await data.searchIndex()));
-  const { choice: profiles, problems } = readProfileChoice(env);
-  for (const problem of problems) log.warn('client profiles: entry ignored', { problem });
-  const signingKey = signingKeyOf(readEnv(env, 'MCP_SIGNING_KEY'), log);
   const deps: CallDeps = {
     registry,
     config,
     env,
     log,
-    links: createResponseLinker(signingKey),
+    links: createResponseLinker(parts.signingKey),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
   };
@@ -108,22 +173,34 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
     mode,
     searchIndex,
     pageSize: readEnv(env, 'MCP_TOOLS_PAGE_SIZE'),
-    profiles,
+    profiles: parts.profiles,
     extensions,
-    signingKey,
+    signingKey: parts.signingKey,
     ...(code ? { code } : {}),
   };
-  log.debug('tool mode', { mode, tools: registry.size, extensionTools: extensions.tools.size });
-
-  // Per-caller credentials only exist over HTTP: the HTTP factory builds its upstream auth up front (a bad
+  const stdio = serveCatalog(deps, serve);
+  // Per-caller credentials only exist over HTTP: the HTTP catalog builds its upstream auth up front (a bad
   // MCP_CALLER_CREDENTIALS stops the start); stdio builds it on its first call.
-  const httpFactory = lazy(async () =>
-    createServerFactory(
-      { ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) },
-      serve,
-    ),
+  const http = resolving(async () =>
+    serveCatalog({ ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) }, serve),
   );
-  return { config, log, httpFactory, stdioFactory: () => createServerFactory(deps, serve) };
+  return {
+    secrets: serverRedactionForms(catalog, env), // env is a snapshot: computed once per catalog, not per log line
+    registry,
+    mode,
+    stdio,
+    http,
+    listings: primitiveListings(stdio.extensions),
+  };
+}
+
+/** What the log says of a catalog once it is served. */
+function announce(state: CatalogState, { config, log }: ProcessParts): void {
+  const { catalog, size } = state.registry;
+  if (!config.baseUrl && !catalog.baseUrl) {
+    log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
+  }
+  log.debug('tool mode', { mode: state.mode, tools: size, extensionTools: state.stdio.extensions.tools.size });
 }
 
 /** Code mode's settings and declarations; refused where they cannot be served. */
@@ -190,6 +267,23 @@ function signingKeyOf(given: string | undefined, log: Logger): string | Uint8Arr
     `MCP_SIGNING_KEY is shorter than ${MIN_KEY_BYTES} bytes: it is used hashed to that length, but a short key can be guessed; set ${MIN_KEY_BYTES} or more random bytes`,
   );
   return createHash('sha256').update(given).digest();
+}
+
+/** A value built asynchronously on first use, and readable without waiting once built. */
+interface Resolving<T> {
+  get(): Promise<T>;
+  readonly value: T | undefined;
+}
+
+function resolving<T>(build: () => Promise<T>): Resolving<T> {
+  let value: T | undefined;
+  const get = lazy(async () => (value = await build()));
+  return {
+    get,
+    get value() {
+      return value;
+    },
+  };
 }
 
 export function lazy<T>(load: () => T): () => T {

@@ -11,11 +11,13 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type HandlerResultTypeMap,
+  type RequestTypeMap,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { CatalogTool, ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
-import { createConfirmGate } from './confirm.js';
+import { createConfirmGate, type ConfirmGate } from './confirm.js';
 import { catalogConfirmPolicy, needsConfirmation, withConfirmArgument } from './confirm-policy.js';
 import { readEnv } from './environment.js';
 import { uriMatcher } from './uri-template-match.js';
@@ -37,7 +39,10 @@ import {
   type ServedExtensions,
 } from './extensions.js';
 
-/** tools/list answers may be cached by clients for this long: the tool set only changes with a new build. */
+/**
+ * tools/list answers may be cached by clients for this long: the tool set changes only with a regeneration, which a
+ * server watching its catalog announces with list_changed (catalog-watch.ts).
+ */
 export const TOOLS_LIST_TTL_MS = 3_600_000;
 
 export interface ServeOptions {
@@ -57,6 +62,61 @@ export interface ServeOptions {
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
+  const served = serveCatalog(deps, options);
+  return serverFactory(() => served);
+}
+
+/**
+ * What one catalog serves, built once per catalog (at start-up, and again by each reload: catalog-state.ts).
+ * A request reads the current one once, at its start, and finishes on it.
+ */
+export interface ServedCatalog {
+  readonly info: { name: string; version: string; title: string };
+  readonly instructions: string;
+  readonly listScope: 'public' | 'private';
+  readonly extensions: ServedExtensions;
+  readonly confirm: ConfirmGate;
+  contextOf(ctx: RequestContext): ExtensionContext;
+  listTools(cursor: string | undefined, ctx: ServerContext, server: Server): Page;
+  callTool(
+    request: RequestTypeMap['tools/call'],
+    ctx: ServerContext,
+    server: Server,
+  ): Promise<HandlerResultTypeMap['tools/call']>;
+}
+
+export interface ServerFactoryOptions {
+  /** Declare `listChanged` on tools, resources and prompts: the catalog may be swapped while connected. */
+  listChanged?: boolean;
+  /** Each server made, once connected state matters (stdio: the connection's instance sends list_changed). */
+  onServer?: (server: Server) => void;
+}
+
+/** Servers whose every request is answered by the catalog `current()` returns when it arrives. */
+export function serverFactory(current: () => ServedCatalog, factoryOptions: ServerFactoryOptions = {}): () => Server {
+  const listChanged = factoryOptions.listChanged ?? false;
+  return () => {
+    // What a client learns once per connection (discover, initialize) comes from the catalog current then.
+    const first = current();
+    const server = new Server(first.info, {
+      capabilities: { tools: { listChanged }, ...extensionCapabilities(first.extensions, listChanged) },
+      instructions: first.instructions,
+      cacheHints: {
+        'server/discover': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' },
+        'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: first.listScope },
+      },
+      // Every catalog's gate signs with the process's one key, so a state stays valid across a reload.
+      requestState: { verify: (state, ctx) => current().confirm.verifyState(state, ctx) },
+    });
+    server.setRequestHandler('tools/list', (request, ctx) => current().listTools(request.params?.cursor, ctx, server));
+    server.setRequestHandler('tools/call', (request, ctx) => current().callTool(request, ctx, server));
+    registerResourcesAndPrompts(server, current);
+    factoryOptions.onServer?.(server);
+    return server;
+  };
+}
+
+export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatalog {
   const { catalog } = deps.registry;
   const info = { name: catalog.server.name, version: catalog.server.version, title: catalog.server.title };
   const choice: ProfileChoice = options.profiles ?? { clients: new Map() };
@@ -79,22 +139,19 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
   const listScope = choice.forced && !confirm.asks ? 'public' : 'private';
   const extensions = withResponseLinks(options.extensions ?? NO_EXTENSIONS, deps);
   const contextOf = (ctx: RequestContext) => extensionContext(deps, ctx);
-  return () => {
-    const server = new Server(info, {
-      capabilities: { tools: { listChanged: false }, ...extensionCapabilities(extensions) },
-      instructions,
-      cacheHints: {
-        'server/discover': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' },
-        'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: listScope },
-      },
-      requestState: { verify: confirm.verifyState },
-    });
-    const listingFor = (ctx: ServerContext) =>
-      listingOf(profileFor(choice, clientName(ctx.mcpReq.envelope, server)), confirm.listsConfirmArgument(ctx, server));
-    server.setRequestHandler('tools/list', (request, ctx) => pageFor(listingFor(ctx).pages, request.params?.cursor));
-    server.setRequestHandler('tools/call', async (request, ctx) => {
+  const listingFor = (ctx: ServerContext, server: Server) =>
+    listingOf(profileFor(choice, clientName(ctx.mcpReq.envelope, server)), confirm.listsConfirmArgument(ctx, server));
+  return {
+    info,
+    instructions,
+    listScope,
+    extensions,
+    confirm,
+    contextOf,
+    listTools: (cursor, ctx, server) => pageFor(listingFor(ctx, server).pages, cursor),
+    callTool: async (request, ctx, server) => {
       const name = request.params.name;
-      const listing = listingFor(ctx);
+      const listing = listingFor(ctx, server);
       const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       const extra = extensions.tools.get(name);
       if (extra)
@@ -144,9 +201,7 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
       // Operations not listed in this mode stay callable by name: listing is about the model's context.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
       return confirmedCall(tool, args);
-    });
-    registerResourcesAndPrompts(server, extensions, contextOf);
-    return server;
+    },
   };
 }
 

@@ -223,6 +223,14 @@ export const ENV = {
     defaultDoc: 'random per process',
     example: '',
   }),
+  MCP_WATCH_CATALOG: variable<'on' | 'off' | undefined>({
+    parse: oneOf(['on', 'off'] as const),
+    default: undefined,
+    description:
+      'on: when the project is regenerated in place, serve the new catalog and send list_changed (Node only); off: serve the catalog of the start until a restart.',
+    defaultDoc: 'on over stdio, off over HTTP',
+    example: '',
+  }),
   LOG_LEVEL: variable<(typeof LOG_LEVELS)[number]>({
     parse: oneOf(LOG_LEVELS),
     default: 'info',

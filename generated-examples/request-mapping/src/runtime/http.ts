@@ -7,6 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { performance } from 'node:perf_hooks';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHandlerRequestOptions, type Server } from '@modelcontextprotocol/server';
+import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
@@ -44,21 +45,30 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-export function mcpEndpoint(factory: () => Server, log: Logger): McpEndpoint {
+/** `onCatalogChange`: each reload of the catalog is published to the subscriptions/listen streams. */
+export function mcpEndpoint(factory: () => Server, log: Logger, onCatalogChange?: OnCatalogChange): McpEndpoint {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
   const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const unsubscribe = onCatalogChange?.((changes) => publishChanges(handler.notify, changes));
   const node = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
-  return { fetch: (request, options) => handler.fetch(request, options), node, close: () => handler.close() };
+  const close = () => {
+    unsubscribe?.();
+    return handler.close();
+  };
+  return { fetch: (request, options) => handler.fetch(request, options), node, close };
 }
 
 export function startHttp(
   factory: () => Server,
   config: RuntimeConfig,
   log: Logger,
-  options: StartHttpOptions = {},
+  options: StartHttpOptions & { onCatalogChange?: OnCatalogChange } = {},
 ): Promise<HttpServerHandle> {
   // Before listening, so a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration stops the start.
-  const web = createWebHandler(factory, config, log, { defaultResourceUrl: () => localUrl(config, server) });
+  const web = createWebHandler(factory, config, log, {
+    defaultResourceUrl: () => localUrl(config, server),
+    ...(options.onCatalogChange ? { onCatalogChange: options.onCatalogChange } : {}),
+  });
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
   const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
   const inflight = new InflightRequests();
