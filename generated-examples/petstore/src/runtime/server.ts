@@ -23,6 +23,7 @@ import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitio
 import { CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
 import type { CodeSettings } from './code-limits.js';
 import type { DeclarationsFile } from './code-mode.js';
+import type { QuickJsWasm } from './quickjs-wasm.js';
 import type { ListedTool } from './listing.js';
 import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
@@ -51,7 +52,7 @@ export interface ServeOptions {
   /** The owner's own tools, resources and prompts (extensions.ts). */
   extensions?: ServedExtensions;
   /** Code mode's limits and write policy, and its declarations file (read on the first search). */
-  code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile> };
+  code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile>; wasm?: QuickJsWasm };
   /** Signs confirmation states and response links (MCP_SIGNING_KEY); absent: a random key for this factory. */
   signingKey?: Uint8Array | string;
 }

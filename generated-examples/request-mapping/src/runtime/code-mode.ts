@@ -13,6 +13,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from './meta-definitions.js';
 import { searchOperations } from './meta-tools.js';
 import { errorResult, errorStatus, type ToolResult } from './response.js';
 import type { ApiAnswer, SandboxError, SandboxOutcome } from './sandbox.js';
+import type { QuickJsWasm } from './quickjs-wasm.js';
 import type { OperationSearch } from './search.js';
 import type { ToolRegistry } from './tools.js';
 
@@ -31,6 +32,8 @@ export interface CodeToolContext {
   callOperation: (tool: CatalogTool, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;
   /** The client's cancellation of the execute call. */
   signal?: AbortSignal;
+  /** The sandbox's compiled WebAssembly, on a runtime that cannot load it itself (quickjs-wasm.ts). */
+  wasm?: QuickJsWasm;
 }
 
 export async function handleCodeTool(
@@ -89,6 +92,7 @@ async function execute(ctx: CodeToolContext, program: string): Promise<ToolResul
     now: Date.now(),
     call: (name, args, signal) => apiCall(ctx, name, args, signal),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.wasm ? { wasm: ctx.wasm } : {}),
   });
   return programResult(outcome, settings.maxResultBytes);
 }

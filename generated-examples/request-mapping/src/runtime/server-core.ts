@@ -19,6 +19,7 @@ import { serveExtensions, type Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import { createLogger, redactingLogger, type Logger, type LogSink } from './log.js';
 import { readProfileChoice } from './profiles.js';
+import type { QuickJsWasm } from './quickjs-wasm.js';
 import { serverRedactionForms } from './redact.js';
 import { createResponseLinker } from './response-links.js';
 import type { SearchIndexFile } from './search.js';
@@ -53,6 +54,8 @@ export interface ServerData {
   projectFile?: (file: string) => Promise<string>;
   /** code-declarations.json (in a project generated in code mode), read on the first code-mode search. */
   declarations?: () => DeclarationsFile | Promise<DeclarationsFile>;
+  /** Code mode's compiled sandbox, where the runtime cannot load it from its package (Workers). */
+  quickJsWasm?: QuickJsWasm;
 }
 
 export interface ServerCore {
@@ -131,9 +134,13 @@ function codeMode(data: ServerData, catalog: CatalogHeader, env: NodeJS.ProcessE
   // code-declarations.json is written only for a project generated in code mode (it is large on a large API).
   if (catalog.toolMode !== 'code')
     throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
-  const { declarations } = data;
-  if (!declarations) throw new Error('code mode is not served on this deployment target yet: use the Node server');
-  return { settings: readCodeSettings(env, catalog), declarations: lazy(async () => declarations()) };
+  const { declarations, quickJsWasm } = data;
+  if (!declarations) throw new Error('code mode needs code-declarations.json: pass `declarations` to the server');
+  return {
+    settings: readCodeSettings(env, catalog),
+    declarations: lazy(async () => declarations()),
+    ...(quickJsWasm ? { wasm: quickJsWasm } : {}),
+  };
 }
 
 /** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */
