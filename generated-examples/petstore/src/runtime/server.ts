@@ -20,7 +20,8 @@ import { catalogConfirmPolicy, needsConfirmation, withConfirmArgument } from './
 import { readEnv } from './environment.js';
 import { uriMatcher } from './uri-template-match.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
-import { CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
+import { CODE_EXECUTE_TOOL, CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
+import { programsMayAsk } from './code-policy.js';
 import type { CodeSettings } from './code-limits.js';
 import type { DeclarationsFile } from './code-mode.js';
 import type { QuickJsWasm } from './quickjs-wasm.js';
@@ -66,11 +67,21 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
   const listings = new Map<`${ProfileName}:${boolean}`, ProfileListing>();
   // Built on a profile's first request and kept: per-request work does not grow with the number of tools.
   // A client that cannot elicit is listed the fallback `confirm` argument of the tools that ask (confirm.ts).
+  // Code mode: execute lists the fallback too when some call a program may make would be asked about.
+  let programsMayBeAsked: boolean | undefined;
+  const programsAsk = () =>
+    (programsMayBeAsked ??=
+      options.code !== undefined &&
+      programsMayAsk(
+        confirmPolicy,
+        options.code.settings.allow,
+        deps.registry.names().map((n) => deps.registry.get(n)!),
+      ));
   const listingOf = (profile: ClientProfile, confirmArgument: boolean) => {
     let listing = listings.get(`${profile.name}:${confirmArgument}`);
     if (!listing) {
       const confirmed = confirmArgument ? (tool: CatalogTool) => needsConfirmation(confirmPolicy, tool) : undefined;
-      listing = profileListing(deps, options, profile, confirmed);
+      listing = profileListing(deps, options, profile, confirmed, confirmArgument && programsAsk());
       listings.set(`${profile.name}:${confirmArgument}`, listing);
     }
     return listing;
@@ -96,7 +107,11 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
       const listing = listingFor(ctx);
-      const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
+      const decoded = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
+      const { unparsed } = decoded;
+      // execute's fallback `confirm` (code-confirm.ts) is for the confirmation, not part of the program's arguments.
+      const { confirm: programConfirmed, ...executeArgs } = name === CODE_EXECUTE_TOOL ? decoded.args : {};
+      const args = name === CODE_EXECUTE_TOOL ? executeArgs : decoded.args;
       const extra = extensions.tools.get(name);
       if (extra)
         return callExtraTool(extra, args, contextOf(ctx), (schema, value) =>
@@ -126,13 +141,18 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
         return callTool(deps, operation, outcome.proceed, ctx.mcpReq.signal, callerHeaders);
       };
       if (meta && options.code && CODE_TOOL_NAMES.includes(name)) {
-        const { handleCodeTool } = await import('./code-mode.js');
+        const [{ handleCodeTool }, { programConfirmation }] = await Promise.all([
+          import('./code-mode.js'),
+          import('./code-confirm.js'),
+        ]);
+        const confirmation = programConfirmation(confirm, confirmPolicy, ctx, server, programConfirmed);
         return handleCodeTool(name, args, {
           registry: deps.registry,
           search: options.searchIndex,
           ...options.code,
           callOperation: (tool, operationArgs, signal) => callTool(deps, tool, operationArgs, signal, callerHeaders),
           signal: ctx.mcpReq.signal,
+          ...(confirmation ? { confirmation } : {}),
         });
       }
       if (meta) {
@@ -231,16 +251,23 @@ interface ProfileListing {
   decoded: (name: string, args: Record<string, unknown>) => DecodedArguments;
 }
 
-/** `confirmed`: the tools listed with the fallback `confirm` argument (a client that cannot elicit). */
+/**
+ * `confirmed`: the tools listed with the fallback `confirm` argument (a client that cannot elicit);
+ * `executeConfirms`: code mode's execute is listed with it too.
+ */
 function profileListing(
   deps: CallDeps,
   options: ServeOptions,
   profile: ClientProfile,
   confirmed?: (tool: CatalogTool) => boolean,
+  executeConfirms = false,
 ): ProfileListing {
   const names = deps.registry.names();
   const { listing } = profileMode(deps.registry.catalog, names, options.mode, profile);
-  const { direct, meta } = listing;
+  const { direct } = listing;
+  const meta = executeConfirms
+    ? listing.meta.map((t) => (t.name === CODE_EXECUTE_TOOL ? withConfirmArgument(t, t) : t))
+    : listing.meta;
   const served = [...META_TOOL_NAMES, ...CODE_TOOL_NAMES];
   const metaByName = new Map(meta.filter((t) => served.includes(t.name)).map((t) => [t.name, t]));
   const extraTools = listedExtraTools(options.extensions ?? NO_EXTENSIONS);
