@@ -7,12 +7,13 @@
  * again. A tampered state is refused; clients that cannot elicit get the fallback, execute's `confirm`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
+import { elicitingModernClient, rawToolCall, user, type Answer, type Question } from '../helpers/elicitation.js';
 import { connectLegacyHttp, connectModernHttp, TEST_CLIENT_NAME } from '../helpers/mcp-clients.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
@@ -55,36 +56,16 @@ const env = () => ({
 });
 
 type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
-type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> };
-type Asked = { message: string; requestedSchema: unknown };
 
 const text = (result: unknown) => (result as CallResult).content.map((c) => c.text ?? '').join('');
 const sent = () => upstream.requests.map((r) => `${r.method} ${r.url}`);
-
-/** What the user answers, in turn, and every question the client was asked. */
-function user(...answers: Answer[]) {
-  const asked: Asked[] = [];
-  return {
-    asked,
-    answer: (params: Asked) => (asked.push(params), answers[Math.min(asked.length, answers.length) - 1]!),
-  };
-}
 
 interface AnyClient {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
 
-function elicitingModernClient(answer: (params: Asked) => Answer): Client {
-  const client = new Client(
-    { name: TEST_CLIENT_NAME, version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  client.setRequestHandler('elicitation/create', (request) => answer(request.params as Asked));
-  return client;
-}
-
-async function modernStdio(answer: (params: Asked) => Answer): Promise<AnyClient> {
+async function modernStdio(answer: (params: Question) => Answer): Promise<AnyClient> {
   const client = elicitingModernClient(answer);
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [project.entry], env: env(), stderr: 'pipe' }),
@@ -92,9 +73,9 @@ async function modernStdio(answer: (params: Asked) => Answer): Promise<AnyClient
   return client;
 }
 
-async function legacyStdio(answer: (params: Asked) => Answer): Promise<AnyClient> {
+async function legacyStdio(answer: (params: Question) => Answer): Promise<AnyClient> {
   const client = new LegacyClient({ name: TEST_CLIENT_NAME, version: '1.0.0' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, (request) => answer(request.params as Asked));
+  client.setRequestHandler(ElicitRequestSchema, (request) => answer(request.params as Question));
   await client.connect(
     new LegacyStdioTransport({ command: process.execPath, args: [project.entry], env: env(), stderr: 'pipe' }),
   );
@@ -121,7 +102,7 @@ const CREATE_THEN_DELETE = [
   'return created.id;',
 ].join('\n');
 
-function asksAboutProgramCalls(connect: (answer: (params: Asked) => Answer) => Promise<AnyClient>) {
+function asksAboutProgramCalls(connect: (answer: (params: Question) => Answer) => Promise<AnyClient>) {
   it('declined: nothing is sent, the program catches the refusal, its reads are made again', async () => {
     const declining = user({ action: 'decline' });
     const client = await connect(declining.answer);
@@ -198,7 +179,7 @@ describe('HTTP', () => {
 
   it('refuses a tampered state, asks again for another program, and sends once with the signed one', async () => {
     const program = 'await api.deletePet({ petId: 42 }); return "done";';
-    const first = await rawExecute(server.url, program);
+    const first = await rawToolCall(server.url, 'execute', { code: program });
     expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: {} } });
     const state = first.result.requestState as string;
     const yes = { confirm: { action: 'accept', content: { confirm: true } } };
@@ -209,18 +190,33 @@ describe('HTTP', () => {
     payload.p.settled = [{ call: 'x', answer: { ok: true, json: '{}' } }];
     const forged = Buffer.from(JSON.stringify(payload)).toString('base64url');
     for (const tampered of [`${version}.${forged}.${mac}`, `${state.slice(0, -2)}AA`]) {
-      const refused = await rawExecute(server.url, program, { inputResponses: yes, requestState: tampered });
+      const refused = await rawToolCall(
+        server.url,
+        'execute',
+        { code: program },
+        { inputResponses: yes, requestState: tampered },
+      );
       expect(refused.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     }
     // The state was signed for this program: another one (deleting another pet) is asked about afresh.
-    const other = await rawExecute(server.url, 'await api.deletePet({ petId: 43 });', {
-      inputResponses: yes,
-      requestState: state,
-    });
+    const other = await rawToolCall(
+      server.url,
+      'execute',
+      { code: 'await api.deletePet({ petId: 43 });' },
+      {
+        inputResponses: yes,
+        requestState: state,
+      },
+    );
     expect(other.result).toMatchObject({ resultType: 'input_required' });
     expect(upstream.requests).toEqual([]);
 
-    const done = await rawExecute(server.url, program, { inputResponses: yes, requestState: state });
+    const done = await rawToolCall(
+      server.url,
+      'execute',
+      { code: program },
+      { inputResponses: yes, requestState: state },
+    );
     expect(done.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: '"done"' }] });
     expect(sent()).toEqual(['DELETE /v3/pet/42']);
   });
@@ -259,41 +255,4 @@ async function expectsFallback(client: AnyClient): Promise<void> {
   const confirmed = await execute(client, 'await api.deletePet({ petId: 9 }); return 1;', { confirm: true });
   expect(text(confirmed)).toBe('1');
   expect(sent()).toEqual(['DELETE /v3/pet/9']);
-}
-
-type RawAnswer = {
-  result: Record<string, unknown> & { requestState?: string };
-  error?: { code: number; message: string };
-};
-
-/** A 2026-07-28 execute call written by hand, to send request states a real client never would. */
-async function rawExecute(url: string, code: string, retry: Record<string, unknown> = {}): Promise<RawAnswer> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'execute',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'execute',
-        arguments: { code },
-        ...retry,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: TEST_CLIENT_NAME, version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
-  const body = await response.text();
-  const json = body.startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? body);
-  return JSON.parse(json) as RawAnswer;
 }
