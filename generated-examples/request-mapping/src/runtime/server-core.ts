@@ -11,6 +11,7 @@ import { apiPrimitives } from './api-primitives.js';
 import type { CatalogHeader } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
 import type { DeclarationsFile } from './code-mode.js';
+import { CODE_TOOL_NAMES } from './code-definitions.js';
 import { readCodeSettings } from './code-settings.js';
 import { readConfig, type RuntimeConfig } from './config.js';
 import { MIN_KEY_BYTES } from './confirm.js';
@@ -81,6 +82,7 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
     log.warn('no upstream base URL: set API_BASE_URL, or every tool call will fail', { note: catalog.baseUrlNote });
   }
   const registry = new ToolRegistry({ header: catalog, tools }, options.jsonSchemaValidator);
+  const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   // The generated resources and prompts are served as the owner's are; a URI or name given twice stops the start.
   const generated = apiPrimitives(catalog, data.projectFile, registry);
   const extensions = serveExtensions(
@@ -90,9 +92,9 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
       resourceTemplates: [...generated.resourceTemplates, ...(options.resourceTemplates ?? [])],
       prompts: [...generated.prompts, ...(options.prompts ?? [])],
     },
-    registry.names(),
+    // In code mode an owner's tool named `search` or `execute` would hide one of the two tools.
+    mode === 'code' ? [...registry.names(), ...CODE_TOOL_NAMES] : registry.names(),
   );
-  const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   const code = mode === 'code' ? codeMode(data, catalog, env) : undefined;
   const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(await data.searchIndex()));
   const { choice: profiles, problems } = readProfileChoice(env);

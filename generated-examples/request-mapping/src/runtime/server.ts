@@ -110,8 +110,9 @@ export function createServerFactory(deps: CallDeps, options: ServeOptions): () =
       const decoded = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       const { unparsed } = decoded;
       // execute's fallback `confirm` (code-confirm.ts) is for the confirmation, not part of the program's arguments.
-      const { confirm: programConfirmed, ...executeArgs } = name === CODE_EXECUTE_TOOL ? decoded.args : {};
-      const args = name === CODE_EXECUTE_TOOL ? executeArgs : decoded.args;
+      const execute = options.code !== undefined && name === CODE_EXECUTE_TOOL;
+      const { confirm: programConfirmed, ...executeArgs } = execute ? decoded.args : {};
+      const args = execute ? executeArgs : decoded.args;
       const extra = extensions.tools.get(name);
       if (extra)
         return callExtraTool(extra, args, contextOf(ctx), (schema, value) =>
