@@ -6,11 +6,13 @@
  * asserted at a mock on 127.0.0.1. Node, Deno and Bun also drain on SIGTERM: the call in flight finishes.
  * The petstore generated in code mode runs a multi-step program through `execute` on each target (QuickJS
  * loaded from its package, or on workerd imported as a compiled module), and a program that reaches for the
- * host (fetch, process, the global object's prototype chain) fails inside the sandbox.
+ * host (fetch, process, the global object's prototype chain) fails inside the sandbox, and a program's
+ * DELETE is confirmed through the input_required round trip and sent once.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { elicitingModernClient, user } from '../helpers/elicitation.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { connectLegacyHttp, connectModernHttp } from '../helpers/mcp-clients.js';
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
@@ -187,7 +189,13 @@ describe.each(TARGETS)('%s', (target: Target) => {
   describe('petstore in code mode', () => {
     let server: RunningTarget;
     beforeAll(async () => {
-      server = await startTarget(target, petstoreCode.dir, { API_BASE_URL: `${upstream.url}/v3` }, { API_KEY });
+      // Destructive calls allowed, so that a program's DELETE is asked about (code-confirm.ts).
+      server = await startTarget(
+        target,
+        petstoreCode.dir,
+        { API_BASE_URL: `${upstream.url}/v3`, MCP_CODE_ALLOW: 'destructive' },
+        { API_KEY, PETSTORE_AUTH_TOKEN: 'oauth-token' },
+      );
     }, 90_000);
     afterAll(async () => {
       await server?.stop();
@@ -246,6 +254,27 @@ describe.each(TARGETS)('%s', (target: Target) => {
       const client = await connectLegacyHttp(`${server.url}/mcp`);
       try {
         await runsProgramAndStaysInside(client);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("2026-07-28: asks before a program's DELETE (input_required, signed state) and sends it once", async () => {
+      const accepting = user({ action: 'accept', content: { confirm: true } });
+      const client = elicitingModernClient(accepting.answer);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+      try {
+        const code =
+          'const pet = await api.getPetById({ petId: 6 });\nawait api.deletePet({ petId: pet.id });\nreturn 1;';
+        const result = (await client.callTool({ name: 'execute', arguments: { code } })) as CallResult;
+        expect(text(result)).toBe('1');
+        expect(accepting.asked.map((q) => q.message)).toEqual([expect.stringContaining('with {"petId":6}?')]);
+        // The read before the question is made again by the re-run; the DELETE once.
+        expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+          'GET /v3/pet/6',
+          'GET /v3/pet/6',
+          'DELETE /v3/pet/6',
+        ]);
       } finally {
         await client.close();
       }
