@@ -92,6 +92,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const mapped = mapTools(api, stageDiags, {
     outputSchemas: options.outputSchemas,
     maxNameLength: toolNameBudget(names.serverKey),
+    codeMode: options.toolMode === 'code',
   });
   timer('tools');
   const config = await loadProjectConfig(

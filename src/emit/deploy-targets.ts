@@ -20,6 +20,8 @@ export interface DeployView {
   baseUrl: string;
   publish: PublishView;
   deployment: DeploymentNames;
+  /** The generated tool mode: in code mode the entries also hand over the declarations and the sandbox. */
+  toolMode: { name: string };
 }
 
 export function deploymentNames(packageName: string, version: string): DeploymentNames {
@@ -49,6 +51,7 @@ export function deployTargetFiles(view: DeployView): EmittedFile[] {
     workerName: view.deployment.name,
     image: view.deployment.image,
     credentialEnv: view.publish.credentialEnv,
+    withCodeMode: view.toolMode.name === 'code',
   };
   return TEMPLATES.map((template) => ({
     path: template.slice(0, -'.hbs'.length),

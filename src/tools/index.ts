@@ -3,12 +3,15 @@ import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import { mapOperation } from './map-operation.js';
 import { baseToolName, DEFAULT_MAX_NAME_LENGTH, NameRegistry } from './naming.js';
+import { CODE_TOOL_NAMES } from '../../templates/runtime/code-definitions.js';
 import { META_TOOL_NAMES } from '../../templates/runtime/meta-definitions.js';
 
 export interface MapToolsOptions {
   outputSchemas: boolean;
   /** The longest tool name (src/tools/host-limits.ts toolNameBudget of the server key); default 64. */
   maxNameLength?: number;
+  /** Generating in code mode: its tools' names (`search`, `execute`) are taken too. */
+  codeMode?: boolean;
 }
 
 export function mapTools(
@@ -18,7 +21,9 @@ export function mapTools(
 ): ToolModel[] {
   // The meta-tools' names are taken in every mode, since MCP_TOOL_MODE can switch modes at run time.
   const registry = new NameRegistry(options.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH);
-  for (const reserved of META_TOOL_NAMES) registry.claim(reserved);
+  // Code mode's only in code mode: a project generated in another mode cannot be switched to it (and renaming
+  // an operation named `search` there would change its tool's name for nothing).
+  for (const reserved of [...META_TOOL_NAMES, ...(options.codeMode ? CODE_TOOL_NAMES : [])]) registry.claim(reserved);
   const seenIds = new Map<string, string>();
   return api.operations.map((op) => {
     if (op.operationId) {

@@ -2,17 +2,20 @@
  * Code mode's two tools. `search` finds operations with the same retrieval as search_operations and
  * answers with their TypeScript declarations (written at generation into code-declarations.json).
  * `execute` runs the model's program in the sandbox; each `api.*` call is checked by the write policy
- * (code-policy.ts), then goes through `callOperation`, the path of every tool call: validation, request
- * mapping, credentials, retries, truncation and redaction.
+ * (code-policy.ts) and the confirmation policy (code-confirm.ts), then goes through `callOperation`, the
+ * path of every tool call: validation, request mapping, credentials, retries, truncation and redaction.
  */
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogTool } from './catalog.js';
 import { CODE_EXECUTE_TOOL, CODE_SEARCH_TOOL } from './code-definitions.js';
+import type { ProgramConfirmation } from './code-confirm.js';
 import { MAX_COMPUTE_MS, type CodeSettings } from './code-limits.js';
 import { decideApiCall } from './code-policy.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './meta-definitions.js';
 import { searchOperations } from './meta-tools.js';
 import { errorResult, errorStatus, type ToolResult } from './response.js';
 import type { ApiAnswer, SandboxError, SandboxOutcome } from './sandbox.js';
+import type { QuickJsWasm } from './quickjs-wasm.js';
 import type { OperationSearch } from './search.js';
 import type { ToolRegistry } from './tools.js';
 
@@ -31,13 +34,17 @@ export interface CodeToolContext {
   callOperation: (tool: CatalogTool, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;
   /** The client's cancellation of the execute call. */
   signal?: AbortSignal;
+  /** The sandbox's compiled WebAssembly, on a runtime that cannot load it itself (quickjs-wasm.ts). */
+  wasm?: QuickJsWasm;
+  /** The user's confirmation of the program's calls, for one run of `program` (absent: nothing is asked). */
+  confirmation?: (program: string) => ProgramConfirmation;
 }
 
 export async function handleCodeTool(
   name: string,
   args: Record<string, unknown>,
   ctx: CodeToolContext,
-): Promise<ToolResult> {
+): Promise<ToolResult | InputRequiredResult> {
   if (name === CODE_SEARCH_TOOL) return searchDeclarations(ctx, args);
   if (name === CODE_EXECUTE_TOOL) return execute(ctx, String(args['code'] ?? ''));
   return errorResult(`There is no code-mode tool ${name}.`);
@@ -73,11 +80,15 @@ function fallbackDeclaration(tool: CatalogTool | undefined, name: string): strin
   return `  /** ${summary.replace(/\*\//g, '*\\/')} */\n  ${JSON.stringify(name)}(args: Record<string, unknown>): Promise<unknown>;`;
 }
 
-async function execute(ctx: CodeToolContext, program: string): Promise<ToolResult> {
+async function execute(ctx: CodeToolContext, program: string): Promise<ToolResult | InputRequiredResult> {
   const [{ stripTypes }, { runInSandbox }] = await Promise.all([import('./strip-types.js'), import('./sandbox.js')]);
   const stripped = stripTypes(program);
   if (!stripped.ok) return errorResult(describeError({ kind: 'syntax', name: 'SyntaxError', ...stripped }));
   const { settings } = ctx;
+  const run: ProgramRun = { confirmation: ctx.confirmation?.(program), stop: new AbortController() };
+  const cancelled = () => run.stop.abort();
+  ctx.signal?.addEventListener('abort', cancelled);
+  if (ctx.signal?.aborted) cancelled();
   const outcome = await runInSandbox({
     code: stripped.code,
     limits: {
@@ -87,14 +98,30 @@ async function execute(ctx: CodeToolContext, program: string): Promise<ToolResul
       maxCalls: settings.maxCalls,
     },
     now: Date.now(),
-    call: (name, args, signal) => apiCall(ctx, name, args, signal),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
+    call: (name, args, signal) => apiCall(ctx, run, name, args, signal),
+    signal: run.stop.signal,
+    ...(ctx.wasm ? { wasm: ctx.wasm } : {}),
+  }).finally(() => ctx.signal?.removeEventListener('abort', cancelled));
+  // Stopped for a confirmation: the answer is the question (or why the re-run could not go on).
+  if (run.confirmation && run.stopped) return run.confirmation.result();
   return programResult(outcome, settings.maxResultBytes);
 }
 
-/** One `api.<name>(args)`: the policy decides, then the operation runs as a tool call would. */
-async function apiCall(ctx: CodeToolContext, name: string, args: unknown, signal: AbortSignal): Promise<ApiAnswer> {
+/** One execute's run: its confirmation, and the stop a confirmation uses to end the program early. */
+interface ProgramRun {
+  confirmation: ProgramConfirmation | undefined;
+  stop: AbortController;
+  stopped?: true;
+}
+
+/** One `api.<name>(args)`: the policies decide, then the operation runs as a tool call would. */
+async function apiCall(
+  ctx: CodeToolContext,
+  run: ProgramRun,
+  name: string,
+  args: unknown,
+  signal: AbortSignal,
+): Promise<ApiAnswer> {
   const tool = ctx.registry.get(name);
   if (!tool)
     return { ok: false, message: `There is no operation api.${name}: find operation names with ${CODE_SEARCH_TOOL}.` };
@@ -102,7 +129,30 @@ async function apiCall(ctx: CodeToolContext, name: string, args: unknown, signal
     return { ok: false, message: `api.${name} takes one object of arguments.` };
   const decision = decideApiCall(tool, ctx.settings.allow);
   if (!decision.allowed) return { ok: false, message: decision.reason };
-  const result = await ctx.callOperation(tool, args as Record<string, unknown>, signal);
+  if (!run.confirmation) return send(ctx, tool, args as Record<string, unknown>, signal);
+  const step = run.confirmation.step(tool, args as Record<string, unknown>);
+  if (step.kind === 'answer') return step.answer;
+  if (step.kind === 'send') {
+    const answer = await send(ctx, tool, args as Record<string, unknown>, signal).catch(
+      (error: unknown): ApiAnswer => ({ ok: false, message: error instanceof Error ? error.message : String(error) }),
+    );
+    step.settle(answer);
+    return answer;
+  }
+  // Calls with side effects already in flight are answered (and recorded) before the program ends.
+  await run.confirmation.settled();
+  run.stopped = true;
+  run.stop.abort();
+  return { ok: false, message: 'the program was stopped' };
+}
+
+async function send(
+  ctx: CodeToolContext,
+  tool: CatalogTool,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ApiAnswer> {
+  const result = await ctx.callOperation(tool, args, signal);
   const text = result.content.length === 1 && result.content[0]!.type === 'text' ? result.content[0]!.text : undefined;
   if (result.isError) return apiError(text ?? 'the call failed');
   if (text === undefined) return { ok: true, json: JSON.stringify(result.content) };

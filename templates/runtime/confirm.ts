@@ -28,7 +28,7 @@ import { confirmArgumentName, needsConfirmation } from './confirm-policy.js';
 import type { ToolResult } from './response.js';
 
 /** The key of the one input request a confirmation makes, and of the boolean the user answers. */
-const CONFIRM_KEY = 'confirm';
+export const CONFIRM_KEY = 'confirm';
 /** A confirmation question is answered within minutes, or asked again. */
 const STATE_TTL_SECONDS = 600;
 /** HMAC-SHA256 keys shorter than its output are weaker than the hash; the SDK's codec refuses them. */
@@ -48,6 +48,8 @@ export interface ConfirmGate {
   readonly asks: boolean;
   /** ServerOptions.requestState.verify: refuses a state this server did not sign, or signed for another caller. */
   verifyState: (state: string, ctx: ServerContext) => Promise<unknown>;
+  /** Signs a request state for this caller (code mode's confirmations, code-confirm.ts, carry their own payload). */
+  mintState: (payload: object, ctx: ServerContext) => Promise<string>;
   /** Whether tools/list shows this client the fallback `confirm` argument: some tool asks, and it cannot elicit. */
   listsConfirmArgument: (ctx: ServerContext, server: Server) => boolean;
   /**
@@ -65,7 +67,7 @@ export interface ConfirmGate {
 
 /** `key`: the server's signing key (MCP_SIGNING_KEY, else random per process; server-core.ts). */
 export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | string | undefined): ConfirmGate {
-  const codec = createRequestStateCodec<ConfirmState>({
+  const codec = createRequestStateCodec<object>({
     key: key ?? randomBytes(MIN_KEY_BYTES),
     ttlSeconds: STATE_TTL_SECONDS,
     bind: (ctx) => ctx.http?.authInfo?.clientId ?? '',
@@ -74,6 +76,7 @@ export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | strin
   return {
     asks,
     verifyState: (state, ctx) => codec.verify(state, ctx),
+    mintState: (payload, ctx) => codec.mint(payload, ctx),
     listsConfirmArgument: (ctx, server) => asks && !canElicit(ctx, server),
     check: async (tool, args, ctx, server, invalid) => {
       if (!needsConfirmation(policy, tool)) return { proceed: args };
@@ -83,7 +86,7 @@ export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | strin
       if (!canElicit(ctx, server))
         return confirmed === true ? { proceed: rest } : { result: fallbackRefusal(tool, argument) };
       const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
-      const state = ctx.mcpReq.requestState<ConfirmState>();
+      const state = ctx.mcpReq.requestState<Partial<ConfirmState>>();
       const expected = stateFor(tool, rest);
       if (answer.kind === 'elicit' && state?.tool === expected.tool && state.args === expected.args) {
         if (answer.action === 'accept' && answer.content?.[CONFIRM_KEY] === true) return { proceed: rest };
@@ -103,7 +106,7 @@ export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | strin
  * Form elicitation, declared in the request's envelope (2026-07-28) or at `initialize` (2025-11-25 over
  * stdio). A stateless HTTP instance serving a 2025-11-25 request saw no `initialize`: it cannot ask.
  */
-function canElicit(ctx: ServerContext, server: Server): boolean {
+export function canElicit(ctx: ServerContext, server: Server): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const declared =
     (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
@@ -114,7 +117,12 @@ function canElicit(ctx: ServerContext, server: Server): boolean {
 }
 
 function stateFor(tool: CatalogTool, args: Record<string, unknown>): ConfirmState {
-  return { tool: tool.name, args: createHash('sha256').update(canonicalJson(args)).digest('base64url') };
+  return { tool: tool.name, args: digest(args) };
+}
+
+/** SHA-256 (base64url) of a value's canonical JSON: what a request state names instead of the value. */
+export function digest(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('base64url');
 }
 
 /** JSON with object keys sorted, so the same arguments always give the same digest. */
@@ -129,11 +137,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function operationLabel(tool: CatalogTool): string {
+export function operationLabel(tool: CatalogTool): string {
   return `${tool.request.method.toUpperCase()} ${tool.request.path}`;
 }
 
-function question(tool: CatalogTool, args: Record<string, unknown>) {
+export function question(tool: CatalogTool, args: Record<string, unknown>) {
   const shown = JSON.stringify(args);
   const argumentsText =
     shown === '{}'
@@ -160,10 +168,12 @@ function question(tool: CatalogTool, args: Record<string, unknown>) {
 }
 
 function declined(tool: CatalogTool, action: 'accept' | 'decline' | 'cancel'): ToolResult {
+  return toolError(declinedMessage(tool, action));
+}
+
+export function declinedMessage(tool: CatalogTool, action: 'accept' | 'decline' | 'cancel'): string {
   const how = action === 'cancel' ? 'dismissed the confirmation of' : 'did not allow';
-  return toolError(
-    `Not sent: the user ${how} ${tool.name} (${operationLabel(tool)}). Nothing was sent to the API; do not call it again unless the user asks for it.`,
-  );
+  return `Not sent: the user ${how} ${tool.name} (${operationLabel(tool)}). Nothing was sent to the API; do not call it again unless the user asks for it.`;
 }
 
 function fallbackRefusal(tool: CatalogTool, argument: string): ToolResult {

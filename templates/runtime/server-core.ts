@@ -12,6 +12,7 @@ import { primitiveListings, type CatalogChanges } from './catalog-changes.js';
 import type { CatalogHeader, ToolMode } from './catalog.js';
 import type { CallDeps } from './call-tool.js';
 import type { DeclarationsFile } from './code-mode.js';
+import { CODE_TOOL_NAMES } from './code-definitions.js';
 import { readCodeSettings } from './code-settings.js';
 import { readConfig, type RuntimeConfig } from './config.js';
 import { MIN_KEY_BYTES } from './confirm.js';
@@ -20,6 +21,7 @@ import { serveExtensions, type Extensions } from './extensions.js';
 import type { Hooks } from './hooks.js';
 import { createLogger, redactingLogger, type Logger, type LogSink } from './log.js';
 import { readProfileChoice, type ProfileChoice } from './profiles.js';
+import type { QuickJsWasm } from './quickjs-wasm.js';
 import { serverRedactionForms } from './redact.js';
 import { createResponseLinker } from './response-links.js';
 import type { SearchIndexFile } from './search.js';
@@ -60,6 +62,8 @@ export interface ServerData {
   projectFile?: (file: string) => Promise<string>;
   /** code-declarations.json (in a project generated in code mode), read on the first code-mode search. */
   declarations?: () => DeclarationsFile | Promise<DeclarationsFile>;
+  /** Code mode's compiled sandbox, where the runtime cannot load it from its package (Workers). */
+  quickJsWasm?: QuickJsWasm;
 }
 
 export interface ServerCore {
@@ -146,6 +150,7 @@ function catalogState(data: ServerData, parts: ProcessParts): CatalogState {
   const { env, config, log, options } = parts;
   const { header: catalog, tools } = parseCatalog(data.catalog);
   const registry = new ToolRegistry({ header: catalog, tools }, options.jsonSchemaValidator);
+  const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   // The generated resources and prompts are served as the owner's are; a URI or name given twice stops the start.
   const generated = apiPrimitives(catalog, data.projectFile, registry);
   const extensions = serveExtensions(
@@ -155,9 +160,9 @@ function catalogState(data: ServerData, parts: ProcessParts): CatalogState {
       resourceTemplates: [...generated.resourceTemplates, ...(options.resourceTemplates ?? [])],
       prompts: [...generated.prompts, ...(options.prompts ?? [])],
     },
-    registry.names(),
+    // In code mode an owner's tool named `search` or `execute` would hide one of the two tools.
+    mode === 'code' ? [...registry.names(), ...CODE_TOOL_NAMES] : registry.names(),
   );
-  const mode = readEnv(env, 'MCP_TOOL_MODE') ?? catalog.toolMode;
   const code = mode === 'code' ? codeMode(data, catalog, env) : undefined;
   const searchIndex = lazy(async () => (await import('./search.js')).OperationSearch.load(await data.searchIndex()));
   const deps: CallDeps = {
@@ -208,9 +213,13 @@ function codeMode(data: ServerData, catalog: CatalogHeader, env: NodeJS.ProcessE
   // code-declarations.json is written only for a project generated in code mode (it is large on a large API).
   if (catalog.toolMode !== 'code')
     throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
-  const { declarations } = data;
-  if (!declarations) throw new Error('code mode is not served on this deployment target yet: use the Node server');
-  return { settings: readCodeSettings(env, catalog), declarations: lazy(async () => declarations()) };
+  const { declarations, quickJsWasm } = data;
+  if (!declarations) throw new Error('code mode needs code-declarations.json: pass `declarations` to the server');
+  return {
+    settings: readCodeSettings(env, catalog),
+    declarations: lazy(async () => declarations()),
+    ...(quickJsWasm ? { wasm: quickJsWasm } : {}),
+  };
 }
 
 /** The upstream auth of an HTTP server, once it said which request headers carry per-caller credentials. */

@@ -22,9 +22,11 @@ import { catalogConfirmPolicy, needsConfirmation, withConfirmArgument } from './
 import { readEnv } from './environment.js';
 import { uriMatcher } from './uri-template-match.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
-import { CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
+import { CODE_EXECUTE_TOOL, CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
+import { programsMayAsk } from './code-policy.js';
 import type { CodeSettings } from './code-limits.js';
 import type { DeclarationsFile } from './code-mode.js';
+import type { QuickJsWasm } from './quickjs-wasm.js';
 import type { ListedTool } from './listing.js';
 import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
@@ -56,7 +58,7 @@ export interface ServeOptions {
   /** The owner's own tools, resources and prompts (extensions.ts). */
   extensions?: ServedExtensions;
   /** Code mode's limits and write policy, and its declarations file (read on the first search). */
-  code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile> };
+  code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile>; wasm?: QuickJsWasm };
   /** Signs confirmation states and response links (MCP_SIGNING_KEY); absent: a random key for this factory. */
   signingKey?: Uint8Array | string;
 }
@@ -125,11 +127,21 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
   const listings = new Map<`${ProfileName}:${boolean}`, ProfileListing>();
   // Built on a profile's first request and kept: per-request work does not grow with the number of tools.
   // A client that cannot elicit is listed the fallback `confirm` argument of the tools that ask (confirm.ts).
+  // Code mode: execute lists the fallback too when some call a program may make would be asked about.
+  let programsMayBeAsked: boolean | undefined;
+  const programsAsk = () =>
+    (programsMayBeAsked ??=
+      options.code !== undefined &&
+      programsMayAsk(
+        confirmPolicy,
+        options.code.settings.allow,
+        deps.registry.names().map((n) => deps.registry.get(n)!),
+      ));
   const listingOf = (profile: ClientProfile, confirmArgument: boolean) => {
     let listing = listings.get(`${profile.name}:${confirmArgument}`);
     if (!listing) {
       const confirmed = confirmArgument ? (tool: CatalogTool) => needsConfirmation(confirmPolicy, tool) : undefined;
-      listing = profileListing(deps, options, profile, confirmed);
+      listing = profileListing(deps, options, profile, confirmed, confirmArgument && programsAsk());
       listings.set(`${profile.name}:${confirmArgument}`, listing);
     }
     return listing;
@@ -152,7 +164,12 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
     callTool: async (request, ctx, server) => {
       const name = request.params.name;
       const listing = listingFor(ctx, server);
-      const { args, unparsed } = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
+      const decoded = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
+      const { unparsed } = decoded;
+      // execute's fallback `confirm` (code-confirm.ts) is for the confirmation, not part of the program's arguments.
+      const execute = options.code !== undefined && name === CODE_EXECUTE_TOOL;
+      const { confirm: programConfirmed, ...executeArgs } = execute ? decoded.args : {};
+      const args = execute ? executeArgs : decoded.args;
       const extra = extensions.tools.get(name);
       if (extra)
         return callExtraTool(extra, args, contextOf(ctx), (schema, value) =>
@@ -182,13 +199,18 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
         return callTool(deps, operation, outcome.proceed, ctx.mcpReq.signal, callerHeaders);
       };
       if (meta && options.code && CODE_TOOL_NAMES.includes(name)) {
-        const { handleCodeTool } = await import('./code-mode.js');
+        const [{ handleCodeTool }, { programConfirmation }] = await Promise.all([
+          import('./code-mode.js'),
+          import('./code-confirm.js'),
+        ]);
+        const confirmation = programConfirmation(confirm, confirmPolicy, ctx, server, programConfirmed);
         return handleCodeTool(name, args, {
           registry: deps.registry,
           search: options.searchIndex,
           ...options.code,
           callOperation: (tool, operationArgs, signal) => callTool(deps, tool, operationArgs, signal, callerHeaders),
           signal: ctx.mcpReq.signal,
+          ...(confirmation ? { confirmation } : {}),
         });
       }
       if (meta) {
@@ -285,16 +307,23 @@ interface ProfileListing {
   decoded: (name: string, args: Record<string, unknown>) => DecodedArguments;
 }
 
-/** `confirmed`: the tools listed with the fallback `confirm` argument (a client that cannot elicit). */
+/**
+ * `confirmed`: the tools listed with the fallback `confirm` argument (a client that cannot elicit);
+ * `executeConfirms`: code mode's execute is listed with it too.
+ */
 function profileListing(
   deps: CallDeps,
   options: ServeOptions,
   profile: ClientProfile,
   confirmed?: (tool: CatalogTool) => boolean,
+  executeConfirms = false,
 ): ProfileListing {
   const names = deps.registry.names();
   const { listing } = profileMode(deps.registry.catalog, names, options.mode, profile);
-  const { direct, meta } = listing;
+  const { direct } = listing;
+  const meta = executeConfirms
+    ? listing.meta.map((t) => (t.name === CODE_EXECUTE_TOOL ? withConfirmArgument(t, t) : t))
+    : listing.meta;
   const served = [...META_TOOL_NAMES, ...CODE_TOOL_NAMES];
   const metaByName = new Map(meta.filter((t) => served.includes(t.name)).map((t) => [t.name, t]));
   const extraTools = listedExtraTools(options.extensions ?? NO_EXTENSIONS);

@@ -13,6 +13,7 @@ import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextproto
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
+import { elicitingModernClient, rawToolCall, user, type Answer } from '../helpers/elicitation.js';
 import { connectLegacyHttp, connectModernHttp, TEST_CLIENT_NAME } from '../helpers/mcp-clients.js';
 import { startHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
 
@@ -43,29 +44,8 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
-type Answer = {
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, string | number | boolean | string[]>;
-};
 
 const text = (result: unknown) => (result as CallResult).content.map((c) => c.text ?? '').join('');
-
-/** What the user answers, and every question the client was asked. */
-function user(answer: Answer) {
-  const asked: Array<{ message: string; requestedSchema: unknown }> = [];
-  return { asked, answer: (params: { message: string; requestedSchema: unknown }) => (asked.push(params), answer) };
-}
-
-function elicitingModernClient(answer: (params: { message: string; requestedSchema: unknown }) => Answer): Client {
-  const client = new Client(
-    { name: TEST_CLIENT_NAME, version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  client.setRequestHandler('elicitation/create', (request) =>
-    answer(request.params as { message: string; requestedSchema: unknown }),
-  );
-  return client;
-}
 
 async function elicitingLegacyStdio(
   answer: (params: { message: string; requestedSchema: unknown }) => Answer,
@@ -243,7 +223,7 @@ describe('HTTP', () => {
   });
 
   it('refuses a tampered request state, asks again for other arguments, and sends once with the signed one', async () => {
-    const first = await rawCall(server.url, { itemId: '42' });
+    const first = await rawToolCall(server.url, 'deleteItem', { itemId: '42' });
     expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: {} } });
     const state = first.result.requestState as string;
     expect(state).toMatch(/^v1\./);
@@ -257,18 +237,33 @@ describe('HTTP', () => {
       }),
     ).toString('base64url');
     for (const tampered of [`${version}.${forged}.${mac}`, `${state.slice(0, -2)}AA`, 'not-a-state']) {
-      const refused = await rawCall(server.url, { itemId: '42' }, { inputResponses: yes, requestState: tampered });
+      const refused = await rawToolCall(
+        server.url,
+        'deleteItem',
+        { itemId: '42' },
+        { inputResponses: yes, requestState: tampered },
+      );
       expect(refused.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     }
     // The state was signed for itemId 42: for another item the server asks again.
-    const other = await rawCall(server.url, { itemId: '43' }, { inputResponses: yes, requestState: state });
+    const other = await rawToolCall(
+      server.url,
+      'deleteItem',
+      { itemId: '43' },
+      { inputResponses: yes, requestState: state },
+    );
     expect(other.result).toMatchObject({ resultType: 'input_required' });
     // An answer without the state is not enough either.
-    const stateless = await rawCall(server.url, { itemId: '42' }, { inputResponses: yes });
+    const stateless = await rawToolCall(server.url, 'deleteItem', { itemId: '42' }, { inputResponses: yes });
     expect(stateless.result).toMatchObject({ resultType: 'input_required' });
     expect(upstream.requests).toEqual([]);
 
-    const done = await rawCall(server.url, { itemId: '42' }, { inputResponses: yes, requestState: state });
+    const done = await rawToolCall(
+      server.url,
+      'deleteItem',
+      { itemId: '42' },
+      { inputResponses: yes, requestState: state },
+    );
     expect(done.result).toMatchObject({ resultType: 'complete' });
     expect(done.result.isError).toBeUndefined();
     expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /v1/items/42']);
@@ -328,44 +323,3 @@ describe('HTTP', () => {
     }
   });
 });
-
-type RawAnswer = {
-  result: Record<string, unknown> & { requestState?: string; isError?: boolean };
-  error?: { code: number; message: string };
-};
-
-/** A 2026-07-28 tools/call of deleteItem written by hand, to send request states a real client never would. */
-async function rawCall(
-  url: string,
-  args: Record<string, unknown>,
-  retry: Record<string, unknown> = {},
-): Promise<RawAnswer> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'deleteItem',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'deleteItem',
-        arguments: args,
-        ...retry,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: TEST_CLIENT_NAME, version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
-  const body = await response.text();
-  const json = body.startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? body);
-  return JSON.parse(json) as RawAnswer;
-}

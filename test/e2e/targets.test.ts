@@ -4,10 +4,15 @@
  * wrangler.toml, credentials as secret bindings), and each is driven by the SDK's v2 client (2026-07-28:
  * server/discover, tools/list, calls) and the v1 client (2025-11-25), with the exact upstream requests
  * asserted at a mock on 127.0.0.1. Node, Deno and Bun also drain on SIGTERM: the call in flight finishes.
+ * The petstore generated in code mode runs a multi-step program through `execute` on each target (QuickJS
+ * loaded from its package, or on workerd imported as a compiled module), and a program that reaches for the
+ * host (fetch, process, the global object's prototype chain) fails inside the sandbox, and a program's
+ * DELETE is confirmed through the input_required round trip and sent once.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { elicitingModernClient, user } from '../helpers/elicitation.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { connectLegacyHttp, connectModernHttp } from '../helpers/mcp-clients.js';
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
@@ -22,17 +27,23 @@ type CallResult = { content: Array<{ type: string; text?: string }>; isError?: b
 let upstream: MockUpstream;
 let petstore: BuiltProject;
 let github: BuiltProject;
+let petstoreCode: BuiltProject;
 
 beforeAll(async () => {
   if (!existsSync(GITHUB)) throw new Error(`${GITHUB} is missing: the targets test needs ../shared/specs`);
   upstream = await startMockUpstream();
-  [petstore, github] = await Promise.all([generateAndBuild(PETSTORE), generateAndBuild(GITHUB)]);
+  [petstore, github, petstoreCode] = await Promise.all([
+    generateAndBuild(PETSTORE),
+    generateAndBuild(GITHUB),
+    generateAndBuild(PETSTORE, { toolMode: 'code' }),
+  ]);
 }, 180_000);
 
 afterAll(async () => {
   await upstream?.close();
   petstore?.cleanup();
   github?.cleanup();
+  petstoreCode?.cleanup();
 });
 
 beforeEach(() => {
@@ -169,6 +180,101 @@ describe.each(TARGETS)('%s', (target: Target) => {
         })) as CallResult;
         expect(result.isError).toBeFalsy();
         expect(`${onlyRequest().method} ${onlyRequest().url}`).toBe('GET /repos/o2/r2');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  describe('petstore in code mode', () => {
+    let server: RunningTarget;
+    beforeAll(async () => {
+      // Destructive calls allowed, so that a program's DELETE is asked about (code-confirm.ts).
+      server = await startTarget(
+        target,
+        petstoreCode.dir,
+        { API_BASE_URL: `${upstream.url}/v3`, MCP_CODE_ALLOW: 'destructive' },
+        { API_KEY, PETSTORE_AUTH_TOKEN: 'oauth-token' },
+      );
+    }, 90_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    // Typed (sucrase strips the types on every target), two dependent calls, and shaping in the sandbox.
+    const PROGRAM = [
+      'interface Pet { id: number; name: string }',
+      'const first: Pet = await api.getPetById({ petId: 3 });',
+      'const second: Pet = await api.getPetById({ petId: first.id + 1 });',
+      'return { ids: [first.id, second.id], names: [first.name, second.name] };',
+    ].join('\n');
+
+    const ESCAPES = [
+      "return typeof fetch + ',' + typeof globalThis.process + ',' + typeof require + ',' + typeof setTimeout;",
+      "return await import('node:fs').then(() => 'imported', (e) => 'refused: ' + e.message);",
+      "return Object.getPrototypeOf(api.getPetById).constructor('return typeof process')();",
+    ];
+
+    async function runsProgramAndStaysInside(client: {
+      callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+    }): Promise<void> {
+      const result = (await client.callTool({ name: 'execute', arguments: { code: PROGRAM } })) as CallResult;
+      expect(result.isError).toBeFalsy();
+      // The API key the mock returns as the pet's name comes back redacted, as from a direct tool call.
+      expect(JSON.parse(text(result))).toEqual({ ids: [3, 4], names: ['[redacted]', '[redacted]'] });
+      expect(upstream.requests.map((r) => [r.method, r.url, r.headers['api_key']])).toEqual([
+        ['GET', '/v3/pet/3', API_KEY],
+        ['GET', '/v3/pet/4', API_KEY],
+      ]);
+      const escapes = [];
+      for (const code of ESCAPES)
+        escapes.push(text((await client.callTool({ name: 'execute', arguments: { code } })) as CallResult));
+      expect(escapes[0]).toBe('"undefined,undefined,undefined,undefined"');
+      expect(escapes[1]).toMatch(/^"refused: /);
+      expect(escapes[2]).toBe('"undefined"');
+      expect(upstream.requests).toHaveLength(2);
+    }
+
+    it('2026-07-28: lists search and execute, finds a declaration, runs a program', async () => {
+      const client: Client = await connectModernHttp(`${server.url}/mcp`);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search', 'execute']);
+        const search = (await client.callTool({
+          name: 'search',
+          arguments: { query: 'find pet by id' },
+        })) as CallResult;
+        expect(text(search)).toContain('getPetById(args: {');
+        await runsProgramAndStaysInside(client);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('2025-11-25: runs a program', async () => {
+      const client = await connectLegacyHttp(`${server.url}/mcp`);
+      try {
+        await runsProgramAndStaysInside(client);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("2026-07-28: asks before a program's DELETE (input_required, signed state) and sends it once", async () => {
+      const accepting = user({ action: 'accept', content: { confirm: true } });
+      const client = elicitingModernClient(accepting.answer);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+      try {
+        const code =
+          'const pet = await api.getPetById({ petId: 6 });\nawait api.deletePet({ petId: pet.id });\nreturn 1;';
+        const result = (await client.callTool({ name: 'execute', arguments: { code } })) as CallResult;
+        expect(text(result)).toBe('1');
+        expect(accepting.asked.map((q) => q.message)).toEqual([expect.stringContaining('with {"petId":6}?')]);
+        // The read before the question is made again by the re-run; the DELETE once.
+        expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+          'GET /v3/pet/6',
+          'GET /v3/pet/6',
+          'DELETE /v3/pet/6',
+        ]);
       } finally {
         await client.close();
       }

@@ -1,10 +1,11 @@
 /**
  * Code mode's write policy: the one place that decides whether a program's `api.*` call may run. It reads
  * the operation's annotations (readOnlyHint, destructiveHint) against the allowed level; a call it refuses
- * never reaches the request mapping. Confirmation of destructive calls by the client (elicitation) belongs
- * here too, as a further answer beside allowed and refused.
+ * never reaches the request mapping. Of the calls it allows, those the confirmation policy names are asked
+ * about first (code-confirm.ts).
  */
-import type { CatalogTool, CodeAllow } from './catalog.js';
+import type { CatalogTool, CodeAllow, ConfirmPolicy } from './catalog.js';
+import { needsConfirmation } from './confirm-policy.js';
 
 export type CallDecision = { allowed: true } | { allowed: false; reason: string };
 
@@ -26,4 +27,14 @@ export function decideApiCall(tool: Pick<CatalogTool, 'name' | 'annotations'>, a
     allowed: false,
     reason: `${tool.name} is a ${kind === 'destructive' ? 'destructive operation' : 'write'}, and this server lets programs call only ${allow === 'read' ? 'read-only operations' : 'reads and non-destructive writes'} (the server's owner can allow more with MCP_CODE_ALLOW=${level}).`,
   };
+}
+
+/** Whether some call a program may make needs the user's confirmation (then execute lists the fallback). */
+export function programsMayAsk(
+  policy: ConfirmPolicy,
+  allow: CodeAllow,
+  tools: Iterable<Pick<CatalogTool, 'name' | 'annotations'>>,
+): boolean {
+  for (const tool of tools) if (decideApiCall(tool, allow).allowed && needsConfirmation(policy, tool)) return true;
+  return false;
 }

@@ -9,20 +9,30 @@ import type { Extensions } from './extensions.js';
 import { EndpointAuthConfigError } from './endpoint-auth.js';
 import type { Hooks } from './hooks.js';
 import { consoleSink, type Logger } from './log.js';
+import type { DeclarationsFile } from './code-mode.js';
 import type { RuntimeConfig } from './config.js';
 import { dataBytes } from './data-text.js';
+import type { QuickJsWasm } from './quickjs-wasm.js';
 import type { SearchIndexFile } from './search.js';
 import { buildServerCore } from './server-core.js';
 import { createWebHandler, pathOf } from './web-handler.js';
 
-/** search-index.json as a target has it: parsed (a JSON module), as text, or as bytes read from a file. */
-export type SearchIndexData = SearchIndexFile | string | Uint8Array;
+/** A JSON data file as a target has it: parsed (a JSON module), as text, or as bytes read from a file. */
+export type JsonData<T> = T | string | Uint8Array;
+export type SearchIndexData = JsonData<SearchIndexFile>;
 
 export interface WebServerOptions extends Extensions {
   /** catalog.json: its bytes, or its text (a Workers `Text` module). */
   catalog: Uint8Array | string;
   /** search-index.json, asked for on the first search only. */
   searchIndex: () => SearchIndexData | Promise<SearchIndexData>;
+  /** code-declarations.json, in a project generated in code mode: asked for on the first code-mode search. */
+  declarations?: () => JsonData<DeclarationsFile> | Promise<JsonData<DeclarationsFile>>;
+  /**
+   * Code mode's QuickJS, compiled: on Workers, the `.wasm` imported as a module (worker-data.js). Elsewhere
+   * absent: the sandbox reads the file from its package.
+   */
+  quickJsWasm?: QuickJsWasm;
   /** Reads a project file by its path relative to catalog.json (the API description resources); absent: not served. */
   projectFile?: (file: string) => Promise<string>;
   /**
@@ -53,11 +63,14 @@ export async function createWebServer(options: WebServerOptions): Promise<WebSer
   const env = stringValues(options.env);
   // Bound: on Workers, fetch called as a detached function throws "Illegal invocation".
   const upstreamFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const { declarations } = options;
   const core = buildServerCore(
     {
       catalog: dataBytes(options.catalog),
-      searchIndex: async () => searchIndexFile(await options.searchIndex()),
+      searchIndex: async () => parsedJson(await options.searchIndex()),
       ...(options.projectFile ? { projectFile: options.projectFile } : {}),
+      ...(declarations ? { declarations: async () => parsedJson(await declarations()) } : {}),
+      ...(options.quickJsWasm ? { quickJsWasm: options.quickJsWasm } : {}),
     },
     { ...options, env, fetch: upstreamFetch, logSink: consoleSink },
   );
@@ -101,8 +114,8 @@ function stringValues(env: Readonly<Record<string, unknown>>): NodeJS.ProcessEnv
   return strings;
 }
 
-function searchIndexFile(data: SearchIndexData): SearchIndexFile {
-  if (typeof data === 'string') return JSON.parse(data) as SearchIndexFile;
-  if (data instanceof Uint8Array) return JSON.parse(new TextDecoder().decode(data)) as SearchIndexFile;
+function parsedJson<T>(data: JsonData<T>): T {
+  if (typeof data === 'string') return JSON.parse(data) as T;
+  if (data instanceof Uint8Array) return JSON.parse(new TextDecoder().decode(data)) as T;
   return data;
 }

@@ -15,9 +15,9 @@ import type {
   QuickJSDeferredPromise,
   QuickJSHandle,
   QuickJSRuntime,
-  QuickJSSyncVariant,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
+import { newQuickJs, type QuickJsWasm } from './quickjs-wasm.js';
 import { PRELUDE, PROGRAM_FILE, PROGRAM_LINE_OFFSET } from './sandbox-prelude.js';
 
 export interface SandboxLimits {
@@ -47,6 +47,8 @@ export interface SandboxRun {
   call: (name: string, args: unknown, signal: AbortSignal) => Promise<ApiAnswer>;
   /** Stops the program (the client cancelled). */
   signal?: AbortSignal;
+  /** The compiled QuickJS module, where the runtime cannot load it itself (Workers; quickjs-wasm.ts). */
+  wasm?: QuickJsWasm;
 }
 
 export type SandboxErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'cancelled';
@@ -76,21 +78,14 @@ const LOG_LINE_CHARS = 2_000;
 let quickJs: Promise<QuickJSWASMModule> | undefined;
 
 /** Loads the WebAssembly module once (about 25 ms); later programs start in well under a millisecond. */
-export function loadQuickJs(): Promise<QuickJSWASMModule> {
-  quickJs ??= (async () => {
-    const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
-      import('quickjs-emscripten-core'),
-      import('@jitl/quickjs-wasmfile-release-sync'),
-    ]);
-    // The package is ESM for Node's import and CommonJS for its types: at run time the variant is `default`.
-    return newQuickJSWASMModuleFromVariant(variant.default as unknown as QuickJSSyncVariant);
-  })();
+export function loadQuickJs(wasm?: QuickJsWasm): Promise<QuickJSWASMModule> {
+  quickJs ??= newQuickJs(wasm);
   quickJs.catch(() => (quickJs = undefined));
   return quickJs;
 }
 
 export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
-  const module = await loadQuickJs();
+  const module = await loadQuickJs(run.wasm);
   const runtime = module.newRuntime();
   const execution = new Execution(runtime, run);
   try {
