@@ -6,6 +6,7 @@
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
 import { generationFile } from './emit/generation.js';
+import { GENERATION_FILE } from '../templates/runtime/generation.js';
 import { lockFile } from './emit/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
 import type { ToolModeChoice } from './emit/tool-modes.js';
@@ -127,18 +128,19 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const outDir = expectedOutDir(options.out, names.packageName);
   await warnStaleOwnerCode(outDir, tools, stageDiags);
   timer('owner code');
+  const lock = lockFile(
+    [...planned.files.map((file) => file.path), ...planned.latePaths, GENERATION_FILE],
+    planned.catalog,
+    generatorVersion(),
+  );
+  timer('lock');
   const validationDiags = await validate();
   timer('validate');
   const lateFiles = await late;
   // The files generation.json hashes (data files, the runtime, the entries) are written as emitted, never
   // formatted (test/unit/generation.test.ts holds its hashes to the written files).
   const generation = generationFile([...planned.files, ...lateFiles]);
-  const lock = lockFile(
-    [...planned.files, ...lateFiles, generation].map((file) => file.path),
-    planned.catalog,
-    generatorVersion(),
-  );
-  timer('lock');
+  timer('generation');
   const formatted = [...(await formatting), ...lateFiles];
   timer('format');
   const files = [...formatted, generation, lock, ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));

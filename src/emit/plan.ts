@@ -49,7 +49,11 @@ export interface EmitResult {
    * awaited only after validation so that building them overlaps it.
    */
   lateFiles: Promise<EmittedFile[]>;
+  /** The paths of `lateFiles`, known before they are made. */
+  latePaths: readonly string[];
 }
+
+const SEARCH_INDEX_FILE = 'search-index.json';
 
 export async function planProject(
   api: ApiModel,
@@ -161,8 +165,8 @@ export async function planProject(
     ...extras.files,
   ];
   files.sort((a, b) => codePointCompare(a.path, b.path));
-  const lateFiles = searchIndex.then((contents) => [{ path: 'search-index.json', contents }]);
-  return { files, catalog, listedInModeAll: listed, toolMode, lateFiles };
+  const lateFiles = searchIndex.then((contents) => [{ path: SEARCH_INDEX_FILE, contents }]);
+  return { files, catalog, listedInModeAll: listed, toolMode, lateFiles, latePaths: [SEARCH_INDEX_FILE] };
 }
 
 /** The runtime, copied byte for byte: it is type-checked and tested in the generator's own repo. */
