@@ -13,14 +13,11 @@ import { dataJson } from './data-json.js';
 import { slugWords } from './names.js';
 import type { EmittedFile } from './plan.js';
 import { sampleArguments } from './samples.js';
+import { MOCK_ROUTES_FILE, TOOL_CALLS_FILE } from './test-data-files.js';
 import { readProjectFile, renderTemplate } from './templates.js';
 
 /** The generated project's test dependencies, pinned (vite 8.4 lists an optional dependency the registry lacks). */
 export const TEST_DEPENDENCIES = { client: '2.4.0', vitest: '4.1.12', vite: '8.3.4' } as const;
-
-/** The generated tests' data: the mock's routes, and the tools with the calls to make. */
-export const MOCK_ROUTES_FILE = 'test/mock-routes.json';
-export const TOOL_CALLS_FILE = 'test/tool-calls.json';
 
 export const SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 

@@ -10,6 +10,7 @@
  * there is one.
  */
 import type { EmittedFile } from '../emit/plan.js';
+import { MOCK_ROUTES_FILE, TOOL_CALLS_FILE } from '../emit/test-data-files.js';
 import { runTask } from '../helper/helper.js';
 import { PRETTIER_CONFIG } from './config.js';
 import { cutLists } from './literal-lists.js';
@@ -41,7 +42,7 @@ const PARSERS: Array<[RegExp | readonly string[], string]> = [
   [WRITTEN_FORMATTED, ''],
   [/^src\/runtime\//, ''],
   [/^(catalog|search-index|code-declarations|openapi)\.json$/, ''],
-  [/^test\/(mock-routes|tool-calls)\.json$/, ''],
+  [[MOCK_ROUTES_FILE, TOOL_CALLS_FILE], ''],
   [/\.ts$/, 'typescript'],
   [/\.json$/, 'json'],
 ];
