@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, printTable } from './mcp-harness.mjs';
+import { buildProject, median, printTable } from './mcp-harness.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SPECS = join(REPO, '..', 'shared', 'specs');
@@ -151,11 +151,7 @@ function buildServer(spec, dir) {
     stdio: 'ignore',
   });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(
-    process.execPath,
-    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
-    { stdio: 'ignore' },
-  );
+  buildProject(dir);
   return join(dir, 'dist', 'index.js');
 }
 

@@ -14,14 +14,13 @@ export async function generateAndBuild(spec, dir, options = {}) {
   const { generate } = await import(new URL('../dist/src/index.js', import.meta.url).href);
   await generate({ spec, out: dir, validate: false, ...options });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  execFileSync(
-    process.execPath,
-    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
-    {
-      stdio: 'inherit',
-    },
-  );
+  buildProject(dir);
   return join(dir, 'dist', 'index.js');
+}
+
+/** Builds a generated project as its owner does: its own `npm run build` (tsc, then the bundle of the Node entries). */
+export function buildProject(dir) {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: dir, stdio: 'inherit' });
 }
 
 /** A stateless 2026-07-28 tools/call over Streamable HTTP, as fetch options. */

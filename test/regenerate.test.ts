@@ -4,7 +4,7 @@
  * enum), and check the printed tool-surface diff exactly, that the user's files are untouched, that a second
  * regeneration is a no-op, and what --check and --dry-run do. Then the regenerated server runs the hooks.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './helpers/generated-project.js';
+import { buildProject, REPO_ROOT } from './helpers/generated-project.js';
 import { connectModernStdio } from './helpers/mcp-clients.js';
 import { startMockUpstream } from './helpers/mock-upstream.js';
 
@@ -174,11 +174,7 @@ describe.skipIf(!existsSync(CLI))('regeneration', () => {
   });
 
   it('runs the user hooks in the regenerated server', async () => {
-    execFileSync(
-      process.execPath,
-      [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(out, 'tsconfig.json')],
-      { stdio: 'pipe' },
-    );
+    buildProject(out);
     const upstream = await startMockUpstream();
     const client = await connectModernStdio(join(out, 'dist', 'index.js'), { API_BASE_URL: upstream.url });
     try {

@@ -149,6 +149,7 @@ export async function planProject(
   const files: EmittedFile[] = [
     { path: 'package.json', contents: renderTemplate('package.json.hbs', view) },
     { path: 'tsconfig.json', contents: readProjectFile('tsconfig.json') },
+    { path: 'rolldown.config.mjs', contents: readProjectFile('rolldown.config.mjs') },
     { path: '.gitignore', contents: readProjectFile('gitignore') },
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },

@@ -3,6 +3,8 @@ export const GENERATED_DEPENDENCIES = {
   server: '2.4.0',
   node: '2.1.2',
   typescript: '5.9.3',
+  /** Bundles the Node entries (templates/project/rolldown.config.mjs): the version vite (a test dependency) brings. */
+  rolldown: '1.2.19',
   typesNode: '20.19.25',
   /** The operation search (templates/runtime/search.ts): the same versions the generator indexes with. */
   minisearch: '7.2.0',

@@ -1,11 +1,13 @@
 /**
  * The path a user takes on a fresh machine: generate the bundled petstore example, `npm install` it (which
- * builds it), start it with `npm start` over stdio, and list its tools with the SDK v2 client.
+ * builds it), start it with `npm start` over stdio, and list its tools with the SDK v2 client. Then what that
+ * build made of the entry: a bundle, which loads a handful of the project's modules before its first answer.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, expect, it } from 'vitest';
@@ -13,10 +15,10 @@ import { generate } from '../../src/pipeline.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 
 const root = mkdtempSync(join(tmpdir(), 'otm-install-'));
+const dir = join(root, 'petstore-mcp');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 it('installs, builds and starts with npm start', async () => {
-  const dir = join(root, 'petstore-mcp');
   await generate({ spec: join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'), out: dir, validate: false });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, stdio: 'pipe' });
@@ -41,3 +43,50 @@ it('installs, builds and starts with npm start', async () => {
     await client.close();
   }
 }, 300_000);
+
+it('runs a bundle of its own code: a few project modules load before the first tools/list, none of dist/runtime', async () => {
+  const loaded = await projectModulesLoadedByFirstList(join(dir, 'dist', 'index.js'));
+  expect(loaded).toContain('dist/index.js');
+  expect(loaded.filter((file) => file.startsWith('dist/runtime/'))).toEqual([]);
+  // tsc's output alone loads about forty (every runtime module the listing needs).
+  expect(loaded.length).toBeLessThanOrEqual(10);
+}, 60_000);
+
+/** The project's files (relative paths) Node loads from spawn to the first tools/list answer over stdio. */
+function projectModulesLoadedByFirstList(entry: string): Promise<string[]> {
+  // A module loader hook (node:module `register`) that names each file it loads on stderr.
+  const hook = `export async function load(url, context, next) { process._rawDebug('LOADED ' + url); return next(url, context); }`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+  const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, entry], {
+    env: { PATH: process.env['PATH'] ?? '', API_BASE_URL: 'http://127.0.0.1:9' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const listRequest = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/list',
+    params: {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  };
+  child.stdin.write(`${JSON.stringify(listRequest)}\n`);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.setEncoding('utf8').once('data', (answer: string) => {
+      child.kill();
+      if (!answer.includes('"tools"')) return reject(new Error(`no tools/list answer: ${answer}`));
+      const prefix = `LOADED ${pathToFileURL(dir).href}/`;
+      resolve(
+        stderr
+          .split('\n')
+          .filter((line) => line.startsWith(prefix) && !line.includes('/node_modules/'))
+          .map((line) => line.slice(prefix.length)),
+      );
+    });
+  });
+}

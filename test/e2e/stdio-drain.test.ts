@@ -4,11 +4,11 @@
  * the call is in flight, for a 2026-07-28 client (stateless `_meta` envelope) and a 2025-11-25 one (initialize).
  * A call that outlasts the bound (the call timeout plus a margin) is cut, named on stderr, and the server exits.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
+import { buildProject, generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
 const UPSTREAM_DELAY_MS = 800;
@@ -35,11 +35,7 @@ export const beforeRequest: BeforeRequest = async ({ args }) => {
 };
 `,
   );
-  execFileSync(
-    process.execPath,
-    [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project.dir, 'tsconfig.json')],
-    { stdio: 'pipe' },
-  );
+  buildProject(project.dir);
 }, 120_000);
 
 afterAll(async () => {

@@ -40,11 +40,10 @@ export async function generateAndBuild(
   }
 }
 
-/** Compiles a generated project (tsc, against this repo's node_modules). */
+/**
+ * Builds a generated project as its owner does, with its own `npm run build` (tsc, then the bundle of the Node
+ * entries), against this repo's node_modules.
+ */
 export function buildProject(dir: string): void {
-  execFileSync(
-    process.execPath,
-    [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
-    { stdio: 'pipe' },
-  );
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: dir, stdio: 'pipe' });
 }
