@@ -189,7 +189,8 @@ export interface Catalog {
   baseUrlNote?: string;
   /**
    * The tools' names in order, written by the generator ahead of the tools: a server starts from these and
-   * never reads a tool's line before it needs that tool (tool-table.ts). Absent from catalogs made by hand.
+   * never reads a tool's line before it needs that tool (tool-table.ts), and refuses catalog.json without them.
+   * Optional here for catalogs held as objects (a registry made from a Catalog, in tests).
    */
   toolNames?: string[];
   defs: Record<string, JsonSchema>;
