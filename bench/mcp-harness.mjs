@@ -20,7 +20,13 @@ export async function generateAndBuild(spec, dir, options = {}) {
 
 /** Builds a generated project as its owner does: its own `npm run build` (tsc, then the bundle of the Node entries). */
 export function buildProject(dir) {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: dir, stdio: 'inherit' });
+  try {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: dir, stdio: 'pipe' });
+  } catch (error) {
+    // tsc writes its errors to stdout: show both streams of a failed build.
+    process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
+    throw error;
+  }
 }
 
 /** A stateless 2026-07-28 tools/call over Streamable HTTP, as fetch options. */

@@ -45,5 +45,11 @@ export async function generateAndBuild(
  * entries), against this repo's node_modules.
  */
 export function buildProject(dir: string): void {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: dir, stdio: 'pipe' });
+  try {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: dir, stdio: 'pipe' });
+  } catch (error) {
+    // tsc writes its errors to stdout, which the error's message leaves out.
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`npm run build failed in ${dir}:\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
+  }
 }
