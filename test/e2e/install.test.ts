@@ -4,7 +4,7 @@
  * build made of the entry: a bundle, which loads a handful of the project's modules before its first answer.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,15 +54,15 @@ it('runs a bundle of its own code: a few project modules load before the first t
 
 /** The project's files (relative paths) Node loads from spawn to the first tools/list answer over stdio. */
 function projectModulesLoadedByFirstList(entry: string): Promise<string[]> {
-  // A module loader hook (node:module `register`) that names each file it loads on stderr.
-  const hook = `export async function load(url, context, next) { process._rawDebug('LOADED ' + url); return next(url, context); }`;
+  // A module loader hook (node:module `register`) that appends each URL it loads to a file.
+  const log = join(root, 'loaded.txt');
+  const hook = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
   const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, entry], {
     env: { PATH: process.env['PATH'] ?? '', API_BASE_URL: 'http://127.0.0.1:9' },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'ignore'],
   });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const listRequest = {
     jsonrpc: '2.0',
     id: 1,
@@ -80,12 +80,12 @@ function projectModulesLoadedByFirstList(entry: string): Promise<string[]> {
     child.stdout.setEncoding('utf8').once('data', (answer: string) => {
       child.kill();
       if (!answer.includes('"tools"')) return reject(new Error(`no tools/list answer: ${answer}`));
-      const prefix = `LOADED ${pathToFileURL(dir).href}/`;
+      const prefix = `${pathToFileURL(dir).href}/`;
       resolve(
-        stderr
+        readFileSync(log, 'utf8')
           .split('\n')
-          .filter((line) => line.startsWith(prefix) && !line.includes('/node_modules/'))
-          .map((line) => line.slice(prefix.length)),
+          .filter((url) => url.startsWith(prefix) && !url.includes('/node_modules/'))
+          .map((url) => url.slice(prefix.length)),
       );
     });
   });
