@@ -131,6 +131,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const lock = lockFile(
     [...planned.files.map((file) => file.path), ...planned.latePaths, GENERATION_FILE],
     planned.catalog,
+    planned.toolJson,
     generatorVersion(),
   );
   timer('lock');

@@ -8,7 +8,7 @@ import type {
   ToolMode,
 } from '../../templates/runtime/catalog.js';
 import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
-import { dataJson } from './data-json.js';
+import { dataJson, StringifiedEntries } from './data-json.js';
 import { envName, envVar } from './names.js';
 
 export interface ServerIdentity {
@@ -55,11 +55,18 @@ export function buildCatalog(
   };
 }
 
-/** catalog.json: the tool names ahead of the shared schemas, then one line per schema and per tool. */
-export function catalogFileText(catalog: Catalog): string {
+/**
+ * catalog.json: the tool names ahead of the shared schemas, then one line per schema and per tool.
+ * `toolJson`: each tool's JSON.stringify, in catalog order (the lock hashes the same text).
+ */
+export function catalogFileText(catalog: Catalog, toolJson: readonly string[] = catalogToolJson(catalog)): string {
   const { defs, tools, ...head } = catalog;
-  const withNames = { ...head, toolNames: tools.map((t) => t.name), defs, tools };
+  const withNames = { ...head, toolNames: tools.map((t) => t.name), defs, tools: new StringifiedEntries(toolJson) };
   return dataJson(withNames, ['defs', 'tools']);
+}
+
+export function catalogToolJson(catalog: Catalog): string[] {
+  return catalog.tools.map((tool) => JSON.stringify(tool));
 }
 
 function catalogTool(tool: ToolModel): CatalogTool {

@@ -18,8 +18,17 @@ export function dataJson(value: object, linePerEntry: readonly string[] = []): s
   return `{${members.join(',\n')}}\n`;
 }
 
+/**
+ * A list whose entries the caller has already stringified (`JSON.stringify` of each, for another use too):
+ * written as a listed array would be, without serializing them again.
+ */
+export class StringifiedEntries {
+  constructor(readonly json: readonly string[]) {}
+}
+
 function entryLines(value: unknown): string {
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[\n${value.map((v) => asciiJson(v)).join(',\n')}\n]`;
+  if (value instanceof StringifiedEntries) return arrayLines(value.json);
+  if (Array.isArray(value)) return arrayLines(value.map((v) => JSON.stringify(v)));
   if (isPlainObject(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     return entries.length === 0
@@ -29,10 +38,16 @@ function entryLines(value: unknown): string {
   return asciiJson(value);
 }
 
+function arrayLines(json: readonly string[]): string {
+  return json.length === 0 ? '[]' : `[\n${json.map(asciiText).join(',\n')}\n]`;
+}
+
 /** JSON.stringify, with every non-ASCII code unit escaped (JSON.parse restores the same string). */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u007f-\uffff]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return asciiText(JSON.stringify(value));
+}
+
+/** JSON text with every non-ASCII code unit escaped. */
+function asciiText(json: string): string {
+  return json.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -24,11 +24,19 @@ export interface Lock {
   tools: Record<string, LockedTool>;
 }
 
-/** The lock of a project with these files (their paths: it needs no file's contents, so it is made while they format). */
-export function lockFile(paths: readonly string[], catalog: Catalog, generatorVersion: string): EmittedFile {
+/**
+ * The lock of a project with these files (their paths: it needs no file's contents, so it is made while they
+ * format). `toolJson`: each catalog tool's JSON.stringify, in catalog order, as catalog.json was written from.
+ */
+export function lockFile(
+  paths: readonly string[],
+  catalog: Catalog,
+  toolJson: readonly string[],
+  generatorVersion: string,
+): EmittedFile {
   const tools: Record<string, LockedTool> = {};
   const defsJson = defsJsonOf(catalog);
-  for (const tool of catalog.tools) tools[tool.name] = lockedTool(tool, catalog, defsJson);
+  catalog.tools.forEach((tool, i) => (tools[tool.name] = lockedTool(tool, catalog, defsJson, toolJson[i])));
   const lock: Lock = {
     generator: 'openapi-to-mcp',
     generatorVersion,
@@ -43,12 +51,17 @@ export function lockFile(paths: readonly string[], catalog: Catalog, generatorVe
  * The hashes are of `JSON.stringify([tool.inputSchema, defs])` and `JSON.stringify([tool, defs])`, put
  * together from those pieces.
  */
-export function lockedTool(tool: CatalogTool, catalog: Catalog, defsJson = defsJsonOf(catalog)): LockedTool {
+export function lockedTool(
+  tool: CatalogTool,
+  catalog: Catalog,
+  defsJson = defsJsonOf(catalog),
+  json = JSON.stringify(tool),
+): LockedTool {
   const defs = `[${tool.defs.map(defsJson).join(',')}]`;
   return {
     operation: `${tool.request.method} ${tool.request.path}`,
     inputHash: hash(`[${JSON.stringify(tool.inputSchema)},${defs}]`),
-    hash: hash(`[${JSON.stringify(tool)},${defs}]`),
+    hash: hash(`[${json},${defs}]`),
   };
 }
 

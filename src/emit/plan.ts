@@ -11,7 +11,7 @@ import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { ResolvedOptions } from '../options.js';
 import { codePointCompare } from '../util/stable.js';
 import { generatorVersion, packageRoot } from '../util/package-root.js';
-import { buildCatalog, catalogFileText } from './catalog.js';
+import { buildCatalog, catalogFileText, catalogToolJson } from './catalog.js';
 import { declarationsFileText } from './declarations.js';
 import { CODE_MODE_DEFAULTS, MAX_COMPUTE_MS } from '../../templates/runtime/code-limits.js';
 import { clientSnippets } from './clients.js';
@@ -41,6 +41,8 @@ export const LOCK_FILE = 'openapi-to-mcp.lock.json';
 export interface EmitResult {
   files: EmittedFile[];
   catalog: Catalog;
+  /** Each catalog tool's JSON.stringify, in catalog order: catalog.json's lines, and what the lock hashes. */
+  toolJson: string[];
   /** Every tool's tools/list entry in mode all, stringified, in catalog order. */
   listedInModeAll: string[];
   toolMode: ToolModeChoice;
@@ -103,6 +105,7 @@ export async function planProject(
     ...extras.catalog,
     ...(codeMode ? { codeMode } : {}),
   };
+  const toolJson = catalogToolJson(catalog);
   const envVars = environmentVariables(catalog);
   const view = {
     header,
@@ -153,7 +156,7 @@ export async function planProject(
     { path: '.gitignore', contents: readProjectFile('gitignore') },
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
-    { path: 'catalog.json', contents: catalogFileText(catalog) },
+    { path: 'catalog.json', contents: catalogFileText(catalog, toolJson) },
     ...(toolMode.mode === 'code'
       ? [{ path: 'code-declarations.json', contents: declarationsFileText(catalog, tools) }]
       : []),
@@ -167,7 +170,7 @@ export async function planProject(
   ];
   files.sort((a, b) => codePointCompare(a.path, b.path));
   const lateFiles = searchIndex.then((contents) => [{ path: SEARCH_INDEX_FILE, contents }]);
-  return { files, catalog, listedInModeAll: listed, toolMode, lateFiles, latePaths: [SEARCH_INDEX_FILE] };
+  return { files, catalog, toolJson, listedInModeAll: listed, toolMode, lateFiles, latePaths: [SEARCH_INDEX_FILE] };
 }
 
 /** The runtime, copied byte for byte: it is type-checked and tested in the generator's own repo. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asciiJson, dataJson } from '../../src/emit/data-json.js';
+import { asciiJson, dataJson, StringifiedEntries } from '../../src/emit/data-json.js';
 
 describe('dataJson (catalog.json, search-index.json)', () => {
   const value = {
@@ -33,5 +33,11 @@ describe('dataJson (catalog.json, search-index.json)', () => {
 
   it('keeps empty lists on one line', () => {
     expect(dataJson({ tools: [], defs: {} }, ['tools', 'defs'])).toBe('{"tools":[],\n"defs":{}}\n');
+    expect(dataJson({ tools: new StringifiedEntries([]) }, ['tools'])).toBe('{"tools":[]}\n');
+  });
+
+  it('writes entries stringified by the caller as it writes the same entries given as values', () => {
+    const stringified = { ...value, tools: new StringifiedEntries(value.tools.map((t) => JSON.stringify(t))) };
+    expect(dataJson(stringified, ['tools', 'defs'])).toBe(dataJson(value, ['tools', 'defs']));
   });
 });
