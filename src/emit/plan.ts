@@ -23,7 +23,7 @@ import type { ProjectNames } from './project-name.js';
 import { toolNameBudget } from '../tools/host-limits.js';
 import { readProjectFile, renderTemplate } from './templates.js';
 import { GENERATED_DEPENDENCIES } from './versions.js';
-import { chooseToolMode, listedInModeAll, searchIndexFile, type ToolModeChoice } from './tool-modes.js';
+import { chooseToolMode, ModeAllListing, searchIndexFile, type ToolModeChoice } from './tool-modes.js';
 import { chooseCore } from './hybrid-core.js';
 import { browseGroups } from './browse-groups.js';
 import type { PublishConfig } from '../config/types.js';
@@ -43,8 +43,8 @@ export interface EmitResult {
   catalog: Catalog;
   /** Each catalog tool's JSON.stringify, in catalog order: catalog.json's lines, and what the lock hashes. */
   toolJson: string[];
-  /** Every tool's tools/list entry in mode all, stringified, in catalog order. */
-  listedInModeAll: string[];
+  /** Every tool's tools/list entry in mode all, in catalog order (each stringified when first read). */
+  listedInModeAll: ModeAllListing;
   toolMode: ToolModeChoice;
   /**
    * Files still being built on the helper thread (search-index.json): data files that are not formatted,
@@ -85,7 +85,7 @@ export async function planProject(
     callerCredentials: options.callerCredentials,
     ...(primitives?.confirm ? { confirm: primitives.confirm } : {}),
   });
-  const listed = listedInModeAll(inModeAll);
+  const listed = new ModeAllListing(inModeAll);
   const toolMode = chooseToolMode(options.toolMode, coreNamed, listed);
   // Always chosen: a server generated in mode all still lists the core to a client whose tool cap it exceeds.
   const core = chooseCore(tools, options.core, options.coreTags);

@@ -3,7 +3,7 @@
  * operation (the hybrid core is chosen in hybrid-core.ts).
  */
 import type { Catalog, ToolMode } from '../../templates/runtime/catalog.js';
-import { listAllTools } from '../../templates/runtime/listing.js';
+import { assembleInputSchema, listedTool } from '../../templates/runtime/listing.js';
 import { buildSearchIndex, type SearchDocument, type SearchGroup } from '../../templates/runtime/search-index.js';
 import { runTask } from '../helper/helper.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
@@ -34,18 +34,17 @@ export interface ToolModeChoice {
 export function chooseToolMode(
   requested: ToolMode | undefined,
   coreNamed: boolean,
-  listedInModeAll: readonly string[],
+  listed: ModeAllListing,
 ): ToolModeChoice {
   if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
   if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
-  const count = listedInModeAll.length;
-  const bytes = listBytes(listedInModeAll);
-  const size = `${count} tools, ${Math.round(bytes / 1000)} kB`;
-  if (count > ALL_MODE_MAX_TOOLS)
+  if (listed.count > ALL_MODE_MAX_TOOLS)
     return {
       mode: 'hybrid',
-      reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation`,
+      reason: `default: the full tool list (${listed.count} tools) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation`,
     };
+  const bytes = listed.bytes();
+  const size = `${listed.count} tools, ${Math.round(bytes / 1000)} kB`;
   if (bytes > ALL_MODE_MAX_LIST_BYTES)
     return {
       mode: 'hybrid',
@@ -57,16 +56,35 @@ export function chooseToolMode(
   };
 }
 
-/** Every tool as tools/list shows it in mode all, stringified (the size rule's input and the surface report's). */
-export function listedInModeAll(catalog: Catalog): string[] {
-  return listAllTools(catalog).map((tool) => JSON.stringify(tool));
-}
+/**
+ * Every tool as tools/list shows it in mode all, each stringified when first asked for (the size rule's input
+ * and the surface report's). Past the tool cap the count alone decides the mode and the report needs only the
+ * listed core: GitHub's 1,223 entries took 0.1 s to stringify, for a figure nobody read.
+ */
+export class ModeAllListing {
+  private readonly entries: Array<string | undefined>;
 
-/** Bytes of `{"tools":[…]}` with these entries: what a client would receive. */
-function listBytes(entries: readonly string[]): number {
-  let bytes = Buffer.byteLength('{"tools":[]}') + Math.max(entries.length - 1, 0);
-  for (const entry of entries) bytes += Buffer.byteLength(entry);
-  return bytes;
+  constructor(private readonly catalog: Catalog) {
+    this.entries = new Array<string | undefined>(catalog.tools.length);
+  }
+
+  get count(): number {
+    return this.entries.length;
+  }
+
+  /** The JSON of the `index`th tool's entry. */
+  entry(index: number): string {
+    return (this.entries[index] ??= JSON.stringify(
+      listedTool(this.catalog.tools[index]!, assembleInputSchema(this.catalog.tools[index]!, this.catalog.defs)),
+    ));
+  }
+
+  /** Bytes of `{"tools":[…]}` with every entry: what a client would receive. */
+  bytes(): number {
+    let bytes = Buffer.byteLength('{"tools":[]}') + Math.max(this.count - 1, 0);
+    for (let i = 0; i < this.count; i++) bytes += Buffer.byteLength(this.entry(i));
+    return bytes;
+  }
 }
 
 /**

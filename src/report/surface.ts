@@ -4,6 +4,7 @@
  */
 import type { Catalog } from '../../templates/runtime/catalog.js';
 import { modeListing } from '../../templates/runtime/listing.js';
+import type { ModeAllListing } from '../emit/tool-modes.js';
 import { runTask } from '../helper/helper.js';
 import { countListTokens } from './tokens.js';
 import { hostsRefusing, toolNameBudget } from '../tools/host-limits.js';
@@ -28,17 +29,17 @@ export interface SurfaceReport {
   clientLimitsExceeded: string[];
 }
 
-/** `listedInModeAll`: every catalog tool's tools/list entry, stringified. */
+/** `listedInModeAll`: every catalog tool's tools/list entry. */
 export async function surfaceReport(
   catalog: Catalog,
-  listedInModeAll: readonly string[],
+  listedInModeAll: ModeAllListing,
   serverKey: string,
 ): Promise<SurfaceReport> {
   const names = catalog.tools.map((t) => t.name);
   const { direct, meta } = modeListing(catalog, names, catalog.toolMode);
   const listedNames = [...direct.map((i) => names[i]!), ...meta.map((t) => t.name)];
   // The answer's bytes: {"tools":[…]} with the entries the mode lists, as JSON.stringify would join them.
-  const json = `{"tools":[${[...direct.map((i) => listedInModeAll[i]!), ...meta.map((t) => JSON.stringify(t))].join(',')}]}`;
+  const json = `{"tools":[${[...direct.map((i) => listedInModeAll.entry(i)), ...meta.map((t) => JSON.stringify(t))].join(',')}]}`;
   const listTokens = await runTask('countTokens', json, () => countListTokens(json));
   return {
     tools: listedNames.length,

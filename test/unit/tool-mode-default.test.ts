@@ -4,13 +4,13 @@ import {
   ALL_MODE_MAX_LIST_BYTES,
   ALL_MODE_MAX_TOOLS,
   chooseToolMode,
-  listedInModeAll,
+  ModeAllListing,
 } from '../../src/emit/tool-modes.js';
 import { generate } from '../../src/pipeline.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 
-function listedOf(toolCount: number, descriptionChars: number): string[] {
-  return listedInModeAll(catalogOf(toolCount, descriptionChars));
+function listedOf(toolCount: number, descriptionChars: number): ModeAllListing {
+  return new ModeAllListing(catalogOf(toolCount, descriptionChars));
 }
 
 function catalogOf(toolCount: number, descriptionChars: number): Catalog {
