@@ -29,7 +29,16 @@ const MARKUP_ALLOWANCE = 4;
 /** The first sentence of `text` as plain text, cut at `max` characters. */
 export function firstSentence(text: string, max: number): string {
   const plain = plainStart(text, max);
-  const match = new RegExp(`^(.{1,${max}}?[.!?])(\\s|$)`).exec(plain);
+  const match = sentencePattern(max).exec(plain);
   const sentence = match ? match[1]! : plain;
   return sentence.length > max ? `${sentence.slice(0, max - 3).trimEnd()}...` : sentence;
+}
+
+/** One pattern per length (a handful in all): compiled once, not once per description. */
+const sentencePatterns = new Map<number, RegExp>();
+
+function sentencePattern(max: number): RegExp {
+  let pattern = sentencePatterns.get(max);
+  if (!pattern) sentencePatterns.set(max, (pattern = new RegExp(`^(.{1,${max}}?[.!?])(\\s|$)`)));
+  return pattern;
 }

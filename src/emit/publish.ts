@@ -12,6 +12,7 @@ import { npxSnippets, type ClientSnippet } from './clients.js';
 import { dataJson } from './data-json.js';
 import { slugWords } from './names.js';
 import type { EmittedFile } from './plan.js';
+import { jsonFitsIn } from '../util/json-size.js';
 import { sampleArguments } from './samples.js';
 import { MOCK_ROUTES_FILE, TOOL_CALLS_FILE } from './test-data-files.js';
 import { readProjectFile, renderTemplate } from './templates.js';
@@ -170,8 +171,9 @@ function mockRoutes(api: ApiModel, tools: readonly ToolModel[]): MockRoute[] {
     const example = examples.get(tool.source.pointer);
     let body: string;
     if (json) {
-      body = JSON.stringify(example === undefined ? {} : example);
-      if (body.length > budget) body = Array.isArray(example) ? '[]' : '{}';
+      // Measured before it is written: once the budget is spent, a large API's examples are never stringified.
+      const value = example === undefined ? {} : example;
+      body = jsonFitsIn(value, budget) ? JSON.stringify(value) : Array.isArray(example) ? '[]' : '{}';
     } else {
       body = typeof example === 'string' ? example : 'ok';
     }
