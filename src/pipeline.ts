@@ -1,11 +1,11 @@
 /**
  * The only place that knows the stage order: load → normalize → map to tools → emit → format → write, with
- * the spec validated beside them. Diagnostics are collected from every stage; the project is written only when none is
+ * the spec validated as loaded. Diagnostics are collected from every stage; the project is written only when none is
  * an error.
  */
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
-import { generationFile } from './emit/generation.js';
+import { startGenerationFile } from './emit/generation.js';
 import { GENERATION_FILE } from '../templates/runtime/generation.js';
 import { lockFile } from './emit/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
@@ -74,10 +74,9 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
 }
 
 /**
- * The stages in order, with the helper thread beside them: it validates the spec from the end of the load (on
- * its own copy) while this thread normalizes, maps and emits, then builds the search index, formats the files
- * and counts tokens. The validation warnings are joined right after the load's, before anything is written, in
- * the order they would have had if validation had run first.
+ * The stages in order, with the helper thread beside them: it loads prettier and the tokenizer while this
+ * thread loads, validates, normalizes, maps and emits, then builds the search index, formats the files and
+ * counts tokens. The validation warnings are joined right after the load's, before anything is written.
  */
 async function generateWith(options: ResolvedOptions, write: boolean): Promise<GenerateResult> {
   const timer = stageTimer();
@@ -135,16 +134,18 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
     generatorVersion(),
   );
   timer('lock');
+  // The files generation.json hashes (data files, the runtime, the entries) are written as emitted, never
+  // formatted (test/unit/generation.test.ts holds its hashes to the written files).
+  const generation = startGenerationFile(planned.files);
+  timer('generation');
   const validationDiags = await validate();
   timer('validate');
   const lateFiles = await late;
-  // The files generation.json hashes (data files, the runtime, the entries) are written as emitted, never
-  // formatted (test/unit/generation.test.ts holds its hashes to the written files).
-  const generation = generationFile([...planned.files, ...lateFiles]);
-  timer('generation');
+  const generationJson = generation(lateFiles);
+  timer('search index');
   const formatted = [...(await formatting), ...lateFiles];
   timer('format');
-  const files = [...formatted, generation, lock, ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const files = [...formatted, generationJson, lock, ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
   const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
   if (diags.hasErrors())
     throw new UserError(

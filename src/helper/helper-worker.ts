@@ -4,7 +4,6 @@ import { parentPort } from 'node:worker_threads';
 import { formatSources, warmUpPrettier, type SourceToFormat } from '../format/prettier.js';
 import { searchIndexText, type SearchIndexInput } from '../emit/tool-modes.js';
 import { countListTokens } from '../report/tokens.js';
-import { validationDiagnostics } from '../load/validate.js';
 import type { HelperRequest, HelperResponse, HelperTask } from './helper.js';
 
 /** With OTM_DEBUG, when each piece of work starts and ends, in ms since the process started (the stages' log). */
@@ -13,8 +12,11 @@ const trace = process.env['OTM_DEBUG']
     (what: string) => writeSync(2, `[openapi-to-mcp helper] ${what} at ${(process.uptime() * 1000).toFixed(0)} ms\n`)
   : () => undefined;
 
-// Loaded now, in the order they are needed, while the main thread reads the spec; requests wait for them.
-void warmUpPrettier()
+// Loaded now, while the main thread reads the spec, and before any request is taken: a request taken while a
+// module is still loading (module loading takes several turns of the event loop) would block its last steps
+// behind the request's synchronous work, and the tokenizer would then be built at the very end, when
+// everything waits for the token count. A load that fails fails the request that needs it.
+const warmedUp = warmUpPrettier()
   .catch(() => undefined)
   .then(() => trace('prettier loaded'))
   .then(() => countListTokens(''))
@@ -25,7 +27,6 @@ const TASKS: Record<HelperTask, (input: never) => Promise<unknown>> = {
   countTokens: (input: string) => countListTokens(input),
   format: (input: SourceToFormat[]) => formatSources(input),
   searchIndexFile: async (input: SearchIndexInput) => searchIndexText(input),
-  validate: (input: string) => validationDiagnostics(JSON.parse(input) as Record<string, unknown>),
 };
 
 parentPort?.on('message', (request: HelperRequest) => {
@@ -33,9 +34,13 @@ parentPort?.on('message', (request: HelperRequest) => {
     trace(`${request.task} done`);
     parentPort?.postMessage(response);
   };
-  trace(`${request.task} started`);
-  TASKS[request.task](request.input as never).then(
-    (value) => answer({ id: request.id, ok: true, value }),
-    (error: unknown) => answer({ id: request.id, ok: false, error: String(error) }),
-  );
+  void warmedUp
+    .then(() => {
+      trace(`${request.task} started`);
+      return TASKS[request.task](request.input as never);
+    })
+    .then(
+      (value) => answer({ id: request.id, ok: true, value }),
+      (error: unknown) => answer({ id: request.id, ok: false, error: String(error) }),
+    );
 });

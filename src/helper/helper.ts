@@ -1,8 +1,9 @@
 /**
  * The helper thread: a worker that loads the heaviest modules of a generation, prettier and the o200k_base
- * tokenizer, and validates the spec while the main thread maps it, then builds the search index, formats the
- * generated files and counts the tools/list tokens when asked. The main thread never loads any of them, nor
- * the schema validator.
+ * tokenizer, while the main thread reads, validates and maps the spec, then builds the search index, formats
+ * the generated files and counts the tools/list tokens when asked. The main thread never loads either.
+ * Everything it is given is plain text or data, small next to the spec: the spec itself stays on the main
+ * thread, which validates it (posting its JSON and parsing it again here cost more than checking it there).
  *
  * A generation holds a lease on it (`leaseHelper`) from its start, so the modules load at once; the worker
  * outlives a lease by a few seconds, so back-to-back generations in one process reuse it, and never keeps the
@@ -14,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-export type HelperTask = 'countTokens' | 'format' | 'searchIndexFile' | 'validate';
+export type HelperTask = 'countTokens' | 'format' | 'searchIndexFile';
 
 export interface HelperRequest {
   id: number;

@@ -7,7 +7,7 @@ import type { Diagnostic, Diagnostics } from '../diagnostics/diagnostics.js';
 import type { SpecDialect } from '../ir/types.js';
 import { documentJson } from './document-json.js';
 import { readDocument, unsupportedVersion } from './read-document.js';
-import { startValidation } from './validate.js';
+import { validationDiagnostics } from './validate.js';
 
 export interface LoadedSpec {
   document: Record<string, unknown>;
@@ -23,8 +23,8 @@ export interface LoadOptions {
 export interface StartedLoad {
   loaded: LoadedSpec;
   /**
-   * The document as compact JSON, made once: the copy validation sends to the helper thread and the API
-   * description resource are this text. Undefined for a document nested too deeply to serialize (warned).
+   * The document as compact JSON, made once: the API description resource is this text. Undefined for a
+   * document nested too deeply to serialize (warned), which is then not validated either.
    */
   json: () => string | undefined;
   /** The validation warnings (none when not validating), checked on the document as loaded. */
@@ -38,13 +38,15 @@ export async function loadSpec(input: string, diags: Diagnostics, options: LoadO
   return loaded;
 }
 
-/** Loads the document and starts validating it, on the helper thread while the later stages run (validate.ts). */
+/** Loads the document and validates it as loaded (validate.ts); the warnings are joined after emit. */
 export async function startLoad(input: string, diags: Diagnostics, options: LoadOptions): Promise<StartedLoad> {
   const document = await readDocument(input, diags);
   const dialect = detectDialect(document);
   const loaded = /^https?:\/\//i.test(input) ? { document, dialect, sourceUrl: input } : { document, dialect };
   const json = documentJson(document, diags);
-  const validation = options.validate ? startValidation(document, json) : Promise.resolve([]);
+  // A document too deep to serialize is neither validated nor served (document-json.ts warned once, for both).
+  const validation = options.validate && json() !== undefined ? validationDiagnostics(document) : Promise.resolve([]);
+  validation.catch(() => undefined); // awaited after emit, or not at all when an earlier stage failed
   return { loaded, json, validate: () => validation };
 }
 

@@ -8,31 +8,17 @@
  * those rules on (it dereferences, so it is given a copy). OpenAPI 3.x has no such rules in swagger-parser.
  */
 import type { Diagnostic } from '../diagnostics/diagnostics.js';
-import { runTask } from '../helper/helper.js';
 import { errorMessage, firstLine } from '../util/error-text.js';
 import { schemaErrors } from './schema-validation.js';
 
 const MAX_VALIDATION_DIAGNOSTICS = 200;
 
 /**
- * Validates on the helper thread, which has nothing else to do while this one normalizes, maps and emits
- * (GitHub's document takes a few hundred milliseconds to check); without a leased helper, here. The helper is
- * sent the document's JSON text, which the resource needs anyway: a string crosses threads as one copy, where
- * the object graph took longer to clone than to check. A document too deep to serialize is not validated
- * (document-json.ts warned). The promise never rejects unhandled: the caller awaits it after emit, or not at
- * all when an earlier stage failed.
+ * The warnings of the document as loaded. Checked on this thread: GitHub's document takes about 0.2 s to check
+ * here, where the helper thread needed the document's JSON text posted and parsed again first (0.3 s more of
+ * work, on the helper's busiest path), and the helper has the search index, the token count and the
+ * formatting to do meanwhile.
  */
-export function startValidation(
-  document: Record<string, unknown>,
-  json: () => string | undefined,
-): Promise<Diagnostic[]> {
-  const text = json();
-  if (text === undefined) return Promise.resolve([]);
-  const pending = runTask('validate', text, () => validationDiagnostics(document));
-  pending.catch(() => undefined);
-  return pending;
-}
-
 export async function validationDiagnostics(document: Record<string, unknown>): Promise<Diagnostic[]> {
   let lines: string[];
   try {
@@ -45,7 +31,7 @@ export async function validationDiagnostics(document: Record<string, unknown>): 
   }
   if (lines.length > 0) return asDiagnostics(lines);
   if (!document['swagger']) return [];
-  // Loaded only here: the helper thread that validates needs swagger-parser for Swagger 2.0 documents alone.
+  // Loaded only here: validation needs swagger-parser for Swagger 2.0 documents alone.
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
     await SwaggerParser.validate(structuredClone(document) as never, { validate: { schema: false, spec: true } });

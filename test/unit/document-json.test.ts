@@ -1,7 +1,7 @@
 /**
- * The document's JSON text (src/load/document-json.ts): made once and shared by validation and the API
- * description resource; a document too deep to serialize is one warning, and generation goes on without
- * validating or serving it, with and without the helper thread.
+ * The document's JSON text (src/load/document-json.ts): made once, for the API description resource; a
+ * document too deep to serialize is one warning, and generation goes on without validating or serving it,
+ * with and without the helper thread.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,9 +7,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { searchIndexText } from '../../src/emit/tool-modes.js';
 import { formatSources } from '../../src/format/prettier.js';
-import { Diagnostics } from '../../src/diagnostics/diagnostics.js';
-import { loadSpec } from '../../src/load/load-spec.js';
-import { validationDiagnostics } from '../../src/load/validate.js';
 import { generate } from '../../src/pipeline.js';
 import { countListTokens } from '../../src/report/tokens.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
@@ -51,14 +48,6 @@ describe.skipIf(!existsSync(join(DIST, 'helper', 'helper-worker.js')))('helper t
       expect(await onHelper('searchIndexFile', input)).toBe(searchIndexText(input));
       const text = JSON.stringify({ tools: entries, special: '<|endoftext|>' });
       expect(await onHelper('countTokens', text)).toBe(await countListTokens(text));
-      for (const fixture of ['invalid/spec-invalid.yaml', 'specs/features/swagger2.json']) {
-        const { document } = await loadSpec(join(REPO_ROOT, 'fixtures', fixture), new Diagnostics(), {
-          validate: false,
-        });
-        expect(await onHelper('validate', JSON.stringify(document)), fixture).toEqual(
-          await validationDiagnostics(document),
-        );
-      }
       // A task that fails on the helper is an error here, not work done again on this thread.
       await expect(onHelper('format', [['const = ;', 'typescript']])).rejects.toThrow(/SyntaxError|Unexpected/);
     } finally {
