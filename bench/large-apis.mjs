@@ -1,5 +1,5 @@
 // Large APIs, measured against the floors that cannot be beaten, side by side in one run (issue 7):
-//   1. generating GitHub vs swagger-parser's own parse + dereference of the same file;
+//   1. generating GitHub vs swagger-parser's own parse + dereference of the same file (and petstore, for reference);
 //   2. cold start (spawn → first tools/list answered over stdio) and RSS of the generated GitHub server, in its
 //      default tool mode (hybrid: what a user gets) and in mode all, vs a one-tool SDK v2 server (issue 16's targets);
 //   3. per-call overhead over stdio: median MCP round trip minus the median of the same upstream request sent
@@ -17,6 +17,7 @@ import { buildProject, median, printTable } from './mcp-harness.mjs';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SPECS = join(REPO, '..', 'shared', 'specs');
 const GITHUB = join(SPECS, 'github', 'api.github.com.json');
+const PETSTORE = join(REPO, 'fixtures', 'specs', 'petstore.yaml');
 // Nine turns for generation: on a shared two-core VM one turn's ratio ranges from 1.5× to 2.5× with the machine.
 const RUNS = 9;
 const COLD_RUNS = 15;
@@ -45,7 +46,10 @@ try {
 
 async function main() {
   const rows = [];
-  rows.push(...generationVsFloor());
+  rows.push(...generationVsFloor(GITHUB, 'GitHub', { target: 2, withNoValidate: true }));
+  // A small API, for reference: there the fixed costs (loading the generator, prettier, the tokenizer) are most
+  // of a generation. The ≤ 2× target is GitHub's.
+  rows.push(...generationVsFloor(PETSTORE, 'petstore (19 operations)', {}));
   const upstream = await startUpstream();
   try {
     // Built with the generator's default tool mode (hybrid for GitHub): what a user gets. Mode all is the same
@@ -116,27 +120,33 @@ function timed(args) {
   return { ms, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN };
 }
 
-function generationVsFloor() {
-  const floorScript = `const SP=require(${JSON.stringify(join(REPO, 'node_modules', '@apidevtools', 'swagger-parser'))});SP.dereference(${JSON.stringify(GITHUB)}).then(()=>console.log('MAXRSS '+process.resourceUsage().maxRSS))`;
+/**
+ * Generating `spec` vs swagger-parser's parse + dereference of the same file, in turns. `target`: the ratio to
+ * meet (none for a reference row); `withNoValidate` adds the same generation with --no-validate, and peak RSS.
+ */
+function generationVsFloor(spec, label, { target, withNoValidate = false }) {
+  const floorScript = `const SP=require(${JSON.stringify(join(REPO, 'node_modules', '@apidevtools', 'swagger-parser'))});SP.dereference(${JSON.stringify(spec)}).then(()=>console.log('MAXRSS '+process.resourceUsage().maxRSS))`;
   const genScript = (flags) =>
-    `import(${JSON.stringify(join(REPO, 'dist', 'src', 'index.js'))}).then(async(m)=>{await m.generate({spec:${JSON.stringify(GITHUB)},write:false${flags}});console.log('MAXRSS '+process.resourceUsage().maxRSS)})`;
+    `import(${JSON.stringify(join(REPO, 'dist', 'src', 'index.js'))}).then(async(m)=>{await m.generate({spec:${JSON.stringify(spec)},write:false${flags}});console.log('MAXRSS '+process.resourceUsage().maxRSS)})`;
   const floors = [],
     gens = [],
     gensNoValidate = [];
   for (let i = 0; i < RUNS; i++) {
     floors.push(timed(['-e', floorScript]));
     gens.push(timed(['--input-type=module', '-e', genScript('')]));
-    gensNoValidate.push(timed(['--input-type=module', '-e', genScript(',validate:false')]));
+    if (withNoValidate) gensNoValidate.push(timed(['--input-type=module', '-e', genScript(',validate:false')]));
   }
   const ms = (runs) => runs.map((r) => r.ms);
+  const rows = pairedRatioRows(
+    `generate ${label} vs swagger-parser parse+dereference (ms, ${RUNS} turns)`,
+    ms(gens),
+    ms(floors),
+    target,
+  );
+  if (!withNoValidate) return rows;
   return [
-    ...pairedRatioRows(
-      `generate GitHub vs swagger-parser parse+dereference (ms, ${RUNS} turns)`,
-      ms(gens),
-      ms(floors),
-      2,
-    ),
-    ...pairedRatioRows('  same, --no-validate', ms(gensNoValidate), ms(floors), 2),
+    ...rows,
+    ...pairedRatioRows('  same, --no-validate', ms(gensNoValidate), ms(floors), target),
     [
       '  peak RSS (MB): generate; parse+dereference',
       `${Math.round(Math.max(...gens.map((r) => r.maxRssMb)))}`,
@@ -314,7 +324,7 @@ function pairedRatioRows(label, ours, floor, target) {
       median(ours).toFixed(0),
       median(floor).toFixed(0),
       `${ratio.toFixed(2)}×`,
-      ratio <= target ? `ok (≤ ${target}×)` : `over ${target}×`,
+      target === undefined ? 'reference' : ratio <= target ? `ok (≤ ${target}×)` : `over ${target}×`,
     ],
   ];
 }

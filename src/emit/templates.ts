@@ -2,13 +2,12 @@
  * Handlebars, configured so templates hold layout only: strict (missing fields throw), no HTML escaping.
  *
  * `npm run build` precompiles the templates (scripts/precompile-templates.ts), and a generation renders them
- * with Handlebars' runtime alone; running from the TypeScript sources, or for a template changed since the
- * build, each template is compiled on first use. The golden tests hold both to the same bytes.
+ * with Handlebars' runtime alone; without a build, or for a template changed since the build, each template is
+ * compiled on first use. The golden tests hold both to the same bytes.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type HandlebarsModule from 'handlebars';
 import { packageRoot } from '../util/package-root.js';
 
@@ -18,8 +17,8 @@ type TemplateSpec = Parameters<Handlebars['template']>[0];
 /** Compile-time options, the same for precompiled templates and those compiled here. */
 export const COMPILE_OPTIONS = { strict: true, noEscape: true, knownHelpers: { json: true }, knownHelpersOnly: true };
 
-/** Where the build writes the precompiled templates: next to the compiled module. */
-export const PRECOMPILED_TEMPLATES = new URL('./templates.precompiled.cjs', import.meta.url);
+/** Where the build writes the precompiled templates (found from the package root, as the validators are). */
+export const PRECOMPILED_TEMPLATES = join(packageRoot(), 'dist', 'src', 'emit', 'templates.precompiled.cjs');
 
 const require = createRequire(import.meta.url);
 
@@ -69,7 +68,7 @@ function withHelpers(base: Handlebars): Handlebars {
 
 function loadPrecompiled(): Record<string, PrecompiledTemplate> | undefined {
   try {
-    return require(fileURLToPath(PRECOMPILED_TEMPLATES)) as Record<string, PrecompiledTemplate>;
+    return require(PRECOMPILED_TEMPLATES) as Record<string, PrecompiledTemplate>;
   } catch {
     return undefined;
   }
