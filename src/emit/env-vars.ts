@@ -19,6 +19,11 @@ export interface EnvVarDoc {
   http?: boolean;
 }
 
+/** Upstream credentials, except the user names and client ids among them, which are not secret. */
+export function isSecretVariable(v: EnvVarDoc): boolean {
+  return v.role === 'credential' && !/USERNAME|CLIENT_ID/.test(v.name);
+}
+
 /** The runtime's variables in the table's order, each scheme's credentials after API_BASE_URL. */
 export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
   const [baseUrl, ...settings] = Object.entries(ENV).map(([name, declared]) => documented(name, declared, catalog));

@@ -1,17 +1,19 @@
 /**
  * What makes the generated project publishable and self-testing: npx registration snippets and registry
  * metadata for the README and package.json, a Dockerfile for the HTTP transport, `server.json` for the MCP
- * registry, and the project's own tests (a mock of the API built from the spec's examples, and a vitest file
- * that lists the tools and calls every read-only one). Also the user-owned files, created only when absent.
+ * registry, `manifest.json` with `npm run bundle` for an MCP Bundle (desktop hosts), and the project's own tests
+ * (a mock of the API built from the spec's examples, and a vitest file that lists the tools and calls every
+ * read-only one). Also the user-owned files, created only when absent.
  */
 import type { Catalog } from '../../templates/runtime/catalog.js';
 import type { PublishConfig } from '../config/types.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
-import type { EnvVarDoc } from './env-vars.js';
+import { isSecretVariable, type EnvVarDoc } from './env-vars.js';
 import { npxSnippets, type ClientSnippet } from './clients.js';
 import { dataJson } from './data-json.js';
 import { slugWords } from './names.js';
 import type { EmittedFile } from './plan.js';
+import { mcpbManifest } from './mcpb.js';
 import { jsonFitsIn } from '../util/json-size.js';
 import { sampleArguments } from './samples.js';
 import { MOCK_ROUTES_FILE, TOOL_CALLS_FILE } from './test-data-files.js';
@@ -28,9 +30,6 @@ export const USER_OWNED_FILES: readonly string[] = ['src/extensions.ts', 'src/ho
 export function userOwnedFiles(): EmittedFile[] {
   return USER_OWNED_FILES.map((path) => ({ path, contents: readProjectFile(path) }));
 }
-
-/** Upstream credentials, except the user names and client ids among them, which are not secret. */
-const isSecret = (v: EnvVarDoc) => v.role === 'credential' && !/USERNAME|CLIENT_ID/.test(v.name);
 
 export interface PublishView {
   mcpName: string;
@@ -71,7 +70,7 @@ export function publishView(
     npx: npxSnippets(packageName, serverKey, envVars),
     dockerTag: bare,
     credentialEnv: envVars
-      .filter((v) => isSecret(v) || v.required)
+      .filter((v) => isSecretVariable(v) || v.required)
       .map((v) => v.name)
       .filter((n) => n !== 'API_BASE_URL'),
   };
@@ -104,6 +103,8 @@ export function publishFiles(input: PublishInput): EmittedFile[] {
     },
     { path: '.dockerignore', contents: readProjectFile('dockerignore') },
     { path: 'server.json', contents: serverJson(input) },
+    { path: 'manifest.json', contents: mcpbManifestOf(input) },
+    { path: 'src/bundle.ts', contents: readProjectFile('src/bundle.ts') },
     // The routes and the calls are data files beside the tests, one entry a line: a thousand operations make
     // megabytes of literals, which as TypeScript cost formatting and the project's own type-check.
     { path: 'test/mock.ts', contents: renderTemplate('test/mock.ts.hbs', { header: view.header }) },
@@ -113,6 +114,11 @@ export function publishFiles(input: PublishInput): EmittedFile[] {
   ];
 }
 
+function mcpbManifestOf({ view, envVars, catalog }: PublishInput): string {
+  const { packageName, version, description, publish } = view;
+  return mcpbManifest({ catalog, envVars, packageName, version, description, keywords: publish.keywords });
+}
+
 function serverJson({ view, envVars, catalog }: PublishInput): string {
   const environmentVariables = envVars
     .filter((v) => !v.http && v.role !== 'endpoint')
@@ -120,7 +126,7 @@ function serverJson({ view, envVars, catalog }: PublishInput): string {
       name: v.name,
       description: v.description,
       isRequired: v.required,
-      isSecret: isSecret(v),
+      isSecret: isSecretVariable(v),
       ...(v.name === 'API_BASE_URL' && catalog.baseUrl ? { default: catalog.baseUrl } : {}),
     }));
   const description = view.description.length > 100 ? `${view.description.slice(0, 99)}…` : view.description;

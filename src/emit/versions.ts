@@ -13,4 +13,6 @@ export const GENERATED_DEPENDENCIES = {
   quickjsCore: '0.32.0',
   quickjsVariant: '0.32.0',
   sucrase: '3.35.1',
+  /** `npm run bundle` (a development dependency): validates the MCP Bundle's manifest and packs it. */
+  mcpb: '2.1.2',
 } as const;
