@@ -23,7 +23,7 @@ import { readEnv } from './environment.js';
 import { uriMatcher } from './uri-template-match.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import { CODE_EXECUTE_TOOL, CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
-import { programsMayAsk } from './code-policy.js';
+import { directCallRefusal, programsMayAsk } from './code-policy.js';
 import type { CodeSettings } from './code-limits.js';
 import type { DeclarationsFile } from './code-mode.js';
 import type { QuickJsWasm } from './quickjs-wasm.js';
@@ -226,6 +226,8 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
       }
       // Operations not listed in this mode stay callable by name: listing is about the model's context.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+      const refusal = options.code && directCallRefusal(tool, options.code.settings.allow);
+      if (refusal) return errorResult(refusal);
       return confirmedCall(tool, args);
     },
   };
