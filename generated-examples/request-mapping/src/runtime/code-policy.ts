@@ -29,6 +29,22 @@ export function decideApiCall(tool: Pick<CatalogTool, 'name' | 'annotations'>, a
   };
 }
 
+/**
+ * Code mode lists no operation, but a client can still call one by name (a host that remembers tool names,
+ * a script). Such a call obeys the policy a program's call obeys: this allow level here, then the same
+ * confirmation policy (server.ts asks through the tool call's gate). Refusing every call by name would make
+ * nothing safer, since a program may make the same call, and would break those clients' reads; letting
+ * them all through would make MCP_CODE_ALLOW a setting of programs only. Undefined: the call may go on.
+ */
+export function directCallRefusal(
+  tool: Pick<CatalogTool, 'name' | 'annotations'>,
+  allow: CodeAllow,
+): string | undefined {
+  const decision = decideApiCall(tool, allow);
+  if (decision.allowed) return undefined;
+  return `Not sent: ${decision.reason} In code mode a tool called by name obeys the policy of programs.`;
+}
+
 /** Whether some call a program may make needs the user's confirmation (then execute lists the fallback). */
 export function programsMayAsk(
   policy: ConfirmPolicy,
