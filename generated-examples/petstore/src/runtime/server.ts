@@ -224,7 +224,8 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
           callOperation: confirmedCall,
         });
       }
-      // Operations not listed in this mode stay callable by name: listing is about the model's context.
+      // Operations not listed in this mode stay callable by name: listing is about the model's context. In code
+      // mode they obey the write policy of programs, checked before anything is sent.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
       const refusal = options.code && directCallRefusal(tool, options.code.settings.allow);
       if (refusal) return errorResult(refusal);

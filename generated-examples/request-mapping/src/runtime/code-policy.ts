@@ -1,8 +1,8 @@
 /**
- * Code mode's write policy: the one place that decides whether a program's `api.*` call may run. It reads
- * the operation's annotations (readOnlyHint, destructiveHint) against the allowed level; a call it refuses
- * never reaches the request mapping. Of the calls it allows, those the confirmation policy names are asked
- * about first (code-confirm.ts).
+ * Code mode's write policy: the one place that decides whether a program's `api.*` call, or an operation
+ * called by name, may run. It reads the operation's annotations (readOnlyHint, destructiveHint) against the
+ * allowed level; a call it refuses never reaches the request mapping. Of the calls it allows, those the
+ * confirmation policy names are asked about first (code-confirm.ts for programs, confirm.ts for calls by name).
  */
 import type { CatalogTool, CodeAllow, ConfirmPolicy } from './catalog.js';
 import { needsConfirmation } from './confirm-policy.js';
