@@ -17,6 +17,7 @@ import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { SearchIndexFile } from './search.js';
 import type { DeclarationsFile } from './code-mode.js';
+import { readEnv } from './environment.js';
 import { buildServerCore, lazy } from './server-core.js';
 import { startStdio } from './stdio.js';
 
@@ -87,7 +88,10 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
     },
     serveStdio: async () => {
       const factoryOptions = await (await import('./reloading.js')).stdioReloading(core, catalogUrl, env);
-      startStdio(core.stdioFactory(factoryOptions), log, config.timeoutMs);
+      startStdio(core.stdioFactory(factoryOptions), log, {
+        callTimeoutMs: config.timeoutMs,
+        maxMessageBytes: readEnv(env, 'MCP_STDIO_MAX_MESSAGE_BYTES'),
+      });
     },
   };
 }

@@ -6,20 +6,32 @@
  * ours that ends only once the requests read so far were answered. On end of input, SIGTERM or SIGINT the
  * server stops reading, waits for those answers (bounded: a call ends by its own timeout, the bound adds a
  * margin to write its answer), logs the requests the bound cut, and exits. A second signal exits at once.
+ *
+ * Input never stops the server: stdin reaches the transport through a reader of bounded lines
+ * (stdio-lines.ts), which answers a message too long or malformed with an error and goes on.
  */
-import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage, Server, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from './log.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
+import { BoundedLines, type RefusedLine } from './stdio-lines.js';
 
 /** Time, beyond the call timeout, for the answer of a call that timed out to be written. */
 export const DRAIN_MARGIN_MS = 1_000;
 
-export function startStdio(factory: () => Server, log: Logger, callTimeoutMs: number): void {
-  const input = new PassThrough();
+export interface StdioOptions {
+  /** The call timeout (API_TIMEOUT_MS): the drain waits this long, and a margin, for answers. */
+  callTimeoutMs: number;
+  /** The longest line read (MCP_STDIO_MAX_MESSAGE_BYTES). */
+  maxMessageBytes: number;
+}
+
+export function startStdio(factory: () => Server, log: Logger, { callTimeoutMs, maxMessageBytes }: StdioOptions): void {
+  const input = new BoundedLines(maxMessageBytes, (refused) => answerRefused(transport, refused, log));
+  // A line and its newline: the transport's own buffer limit never closes the connection on a line passed on.
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: maxMessageBytes + 1 });
   process.stdin.pipe(input, { end: false });
-  const wire = new AnswerTracking(new StdioServerTransport(input, process.stdout));
+  const wire = new AnswerTracking(transport);
   const handle = serveStdio(factory, {
     transport: wire,
     onerror: (e) => log.error('stdio error', { error: e.message }),
@@ -41,6 +53,22 @@ export function startStdio(factory: () => Server, log: Logger, callTimeoutMs: nu
   process.stdin.once('end', () => void drain('end of input').then(() => process.exit(0)));
   exitGracefullyOnSignals(() => drain('signal'), log);
   log.info('serving MCP on stdio');
+}
+
+/**
+ * A refused line never reached the transport: its answer is written past the answer tracking, which would
+ * take it for the answer of a request in flight were a client to reuse an id.
+ */
+function answerRefused(transport: StdioServerTransport, refused: RefusedLine, log: Logger): void {
+  log.warn('stdio: message refused', { reason: refused.message, bytes: refused.bytes, id: refused.id });
+  const answer: JSONRPCMessage = {
+    jsonrpc: '2.0',
+    id: refused.id,
+    error: { code: refused.code, message: refused.message },
+  } as JSONRPCMessage;
+  transport
+    .send(answer)
+    .catch((e: unknown) => log.error('stdio error', { error: e instanceof Error ? e.message : String(e) }));
 }
 
 /**

@@ -11,7 +11,8 @@ import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
-import { createWebHandler, MAX_REQUEST_BODY } from './web-handler.js';
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
+import { createWebHandler } from './web-handler.js';
 
 /** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
 const MAX_LOGGED_PATH = 200;
@@ -48,9 +49,9 @@ export interface McpEndpoint {
 /** `onCatalogChange`: each reload of the catalog is published to the subscriptions/listen streams. */
 export function mcpEndpoint(factory: () => Server, log: Logger, onCatalogChange?: OnCatalogChange): McpEndpoint {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
   const unsubscribe = onCatalogChange?.((changes) => publishChanges(handler.notify, changes));
-  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
   const close = () => {
     unsubscribe?.();
     return handler.close();
@@ -70,7 +71,7 @@ export function startHttp(
     ...(options.onCatalogChange ? { onCatalogChange: options.onCatalogChange } : {}),
   });
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
   const inflight = new InflightRequests();
   const unanswered = new Set<ServerResponse>();
   let draining = false;

@@ -23,12 +23,13 @@ import { readEnv } from './environment.js';
 import { uriMatcher } from './uri-template-match.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import { CODE_EXECUTE_TOOL, CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
-import { programsMayAsk } from './code-policy.js';
+import { directCallRefusal, programsMayAsk } from './code-policy.js';
 import type { CodeSettings } from './code-limits.js';
 import type { DeclarationsFile } from './code-mode.js';
 import type { QuickJsWasm } from './quickjs-wasm.js';
 import type { ListedTool } from './listing.js';
 import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
+import { argumentsTooDeep } from './message-limits.js';
 import { lowerTool, profileMode, type LoweredTool } from './profile-listing.js';
 import { PROFILES, profileFor, type ClientProfile, type ProfileChoice, type ProfileName } from './profiles.js';
 import type { OperationSearch } from './search.js';
@@ -163,6 +164,9 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
     listTools: (cursor, ctx, server) => pageFor(listingFor(ctx, server).pages, cursor),
     callTool: async (request, ctx, server) => {
       const name = request.params.name;
+      // Before anything walks the arguments: decoding, validation, confirmation and redaction all recurse.
+      const tooDeep = argumentsTooDeep(request.params.arguments);
+      if (tooDeep) return (await loadCallPath()).errorResult(`Invalid arguments for tool ${name}: ${tooDeep}`);
       const listing = listingFor(ctx, server);
       const decoded = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       const { unparsed } = decoded;
@@ -220,8 +224,11 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
           callOperation: confirmedCall,
         });
       }
-      // Operations not listed in this mode stay callable by name: listing is about the model's context.
+      // Operations not listed in this mode stay callable by name: listing is about the model's context. In code
+      // mode they obey the write policy of programs, checked before anything is sent.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+      const refusal = options.code && directCallRefusal(tool, options.code.settings.allow);
+      if (refusal) return errorResult(refusal);
       return confirmedCall(tool, args);
     },
   };

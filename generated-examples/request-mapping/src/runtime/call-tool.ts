@@ -5,6 +5,7 @@ import type { RuntimeConfig } from './config.js';
 import { runAfterResponse, runBeforeRequest, type Hooks } from './hooks.js';
 import { DEFAULT_USER_AGENT } from './http-client.js';
 import type { Logger } from './log.js';
+import { argumentsTooDeep } from './message-limits.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
 import type { ResponseLinker } from './response-links.js';
@@ -55,7 +56,8 @@ async function callToolUnredacted(
   sent: string[],
   page: { index: number; size: number } | undefined,
 ): Promise<ToolResult> {
-  const invalid = deps.registry.validate(tool, args);
+  // Calls that come from no tools/call (a program's api.* calls) are checked for depth here, before validation.
+  const invalid = argumentsTooDeep(args) ?? deps.registry.validate(tool, args);
   if (invalid) return errorResult(`Invalid arguments for tool ${tool.name}: ${invalid}`);
   const baseUrl = baseUrlFor(tool, deps.registry.catalog, deps.config);
   if (!baseUrl) {

@@ -7,6 +7,7 @@
 import type { CatalogHeader, CodeAllow, ConfirmPolicy, ToolMode } from './catalog.js';
 import { CODE_MODE_DEFAULTS } from './code-limits.js';
 import { catalogConfirmPolicy, describeConfirmPolicy, parseConfirmPolicy } from './confirm-policy.js';
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { PROFILE_NAMES } from './profile-names.js';
 
 /**
@@ -230,6 +231,13 @@ export const ENV = {
       'on: when the project is regenerated in place, serve the new catalog and send list_changed (Node only); off: serve the catalog of the start until a restart.',
     defaultDoc: 'on over stdio, off over HTTP',
     example: '',
+  }),
+  MCP_STDIO_MAX_MESSAGE_BYTES: variable({
+    parse: positiveInt,
+    default: MAX_MESSAGE_BYTES,
+    description:
+      'Over stdio, the largest message read, in bytes; a longer one is skipped unread and answered with an error (over HTTP the limit is 4 MiB).',
+    example: String(MAX_MESSAGE_BYTES),
   }),
   LOG_LEVEL: variable<(typeof LOG_LEVELS)[number]>({
     parse: oneOf(LOG_LEVELS),

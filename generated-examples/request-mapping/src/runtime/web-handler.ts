@@ -17,8 +17,7 @@ import type { RuntimeConfig } from './config.js';
 import { createCors, type Cors } from './cors.js';
 import { createEndpointAuth } from './endpoint-auth.js';
 import type { Logger } from './log.js';
-
-export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
 
 export interface WebHandler {
   /** Answers one HTTP request to any path of the server. */
@@ -44,7 +43,7 @@ export function createWebHandler(
   options: WebHandlerOptions,
 ): WebHandler {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const mcp = createMcpHandler(factory, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const mcp = createMcpHandler(factory, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
   const unsubscribe = options.onCatalogChange?.((changes) => publishChanges(mcp.notify, changes));
   const cors = createCors(config.http.corsOrigins);
   const { hostRefusal, originRefusal } = guards(config, cors);
