@@ -2,6 +2,7 @@
  * Credentials never reach the model: upstream bodies that echo one (an error page quoting the Authorization
  * header, a debug endpoint listing the query string) are redacted before a result leaves the server.
  */
+import { Buffer } from 'node:buffer';
 import { configuredSecrets } from './auth.js';
 import type { Catalog } from './catalog.js';
 import { endpointSecrets } from './endpoint-auth-config.js';
@@ -68,6 +69,57 @@ function redactableForms(secrets: readonly string[]): string[] {
   return secretForms(secrets).filter((s) => s.length >= 4);
 }
 
+/** The least a cut's edge drops: a word up to this long is dropped whole (cut.ts). */
+const MIN_EDGE_CHARS = 512;
+
+/** What a cut needs to know of the secrets (cut.ts): their forms, and how far past a cut to read and drop. */
+export interface Redaction {
+  /** Longest first. */
+  readonly forms: readonly string[];
+  /** UTF-8 bytes of the longest form: read this far past a cut, a secret that starts before it is read whole. */
+  readonly lookaheadBytes: number;
+  /** How much of a partial word a cut's edge drops: max(512, the longest form). */
+  readonly edgeChars: number;
+}
+
+export function redactionOf(forms: readonly string[]): Redaction {
+  let redaction = redactions.get(forms);
+  if (!redaction) redactions.set(forms, (redaction = measured(forms)));
+  return redaction;
+}
+
+/** Worked out once per list of forms: the server's own list is the same array on every call. */
+const redactions = new WeakMap<readonly string[], Redaction>();
+
+function measured(forms: readonly string[]): Redaction {
+  const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
+  const longestBytes = forms.reduce((max, form) => Math.max(max, Buffer.byteLength(form)), 0);
+  return { forms, lookaheadBytes: longestBytes, edgeChars: Math.max(MIN_EDGE_CHARS, longest) };
+}
+
+/** No secrets to find: a cut still drops the partial word at its edge. */
+export const NO_SECRETS: Redaction = redactionOf([]);
+
+/** The forms a call's result is redacted with: the server's secrets and those the call sent. */
+function callForms(
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): readonly string[] {
+  const server = serverSecretForms(catalog, env);
+  const extra = sent.filter((secret) => !server.secrets.has(secret));
+  return extra.length === 0 ? server.forms : redactableForms([...extra, ...server.secrets]);
+}
+
+/** What a call's body is cut and redacted with (`sent` read when the body is, after any fresh token). */
+export function callRedaction(
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): Redaction {
+  return redactionOf(callForms(sent, catalog, env));
+}
+
 /**
  * Redacts a tool result with the server's secrets (from `env`) and those the call sent (`sent`). The common
  * case, a call that sent only configured secrets, reuses the server's precomputed forms.
@@ -78,10 +130,7 @@ export function redactCallResult(
   catalog: Pick<Catalog, 'securitySchemes'>,
   env: NodeJS.ProcessEnv,
 ): ToolResult {
-  const server = serverSecretForms(catalog, env);
-  const extra = sent.filter((secret) => !server.secrets.has(secret));
-  const forms = extra.length === 0 ? server.forms : redactableForms([...extra, ...server.secrets]);
-  return redactWithForms(result, forms);
+  return redactWithForms(result, callForms(sent, catalog, env));
 }
 
 /** Replaces every secret in the result's text content and in every string of its structured content. */

@@ -61,7 +61,7 @@ interface Seen {
 /** An upstream that answers with the request's query and headers, as a debug endpoint or an error page does. */
 function echoUpstream(contentType = 'text/plain') {
   const seen: Seen[] = [];
-  const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+  const fakeFetch = (async (url: string | URL | Request, init?: RequestInit) => {
     const headers = Object.fromEntries(new Headers(init?.headers).entries());
     seen.push({ url: String(url), headers });
     const query = new URL(String(url)).searchParams;
@@ -69,7 +69,7 @@ function echoUpstream(contentType = 'text/plain') {
     const body = `q=${query.get('q') ?? ''}\nauthorization: ${headers['authorization']}\nx-api-key: ${headers['x-api-key']}\nend`;
     return new Response(body, { status, headers: { 'content-type': contentType } });
   }) as typeof fetch;
-  return { seen, fetch };
+  return { seen, fetch: fakeFetch };
 }
 
 function setup(env: Record<string, string> = {}, withLinks = false) {
