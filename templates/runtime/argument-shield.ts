@@ -31,15 +31,17 @@ export class ArgumentShield {
     return out;
   }
 
+  /** Text with the stand-ins mapped back to what the caller sent. */
+  restoreText(text: string): string {
+    let out = text;
+    for (const [form, standIn] of this.standIns) if (out.includes(standIn)) out = out.split(standIn).join(form);
+    return out;
+  }
+
   /** A redacted result with the stand-ins mapped back to what the caller sent. */
   restore(result: ToolResult): ToolResult {
     if (this.standIns.size === 0) return result;
-    const back = new Map([...this.standIns].map(([form, standIn]) => [standIn, form]));
-    const text = (s: string) => {
-      let out = s;
-      for (const [standIn, form] of back) if (out.includes(standIn)) out = out.split(standIn).join(form);
-      return out;
-    };
+    const text = (s: string) => this.restoreText(s);
     const content = result.content.map((c): ToolContent => (c.type === 'text' ? { ...c, text: text(c.text) } : c));
     return {
       ...result,

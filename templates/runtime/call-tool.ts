@@ -45,7 +45,14 @@ export async function callTool(
 ): Promise<ToolResult> {
   const sent: string[] = [];
   const shield = new ArgumentShield();
-  const result = await callToolUnredacted(deps, tool, args, shield, signal, requestHeaders, sent, page);
+  let result: ToolResult;
+  try {
+    result = await callToolUnredacted(deps, tool, args, shield, signal, requestHeaders, sent, page);
+  } catch (error) {
+    // A message that quotes the arguments quotes what the caller sent, as a result does.
+    if (error instanceof Error) error.message = shield.restoreText(error.message);
+    throw error;
+  }
   return shield.restore(redactCallResult(result, sent, deps.registry.catalog, deps.env));
 }
 

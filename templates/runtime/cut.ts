@@ -10,12 +10,43 @@
  *   credential would be an oracle, since a caller can place a guess such as `ghp_a` at the edge and see whether
  *   it comes back.
  */
-import type { Redaction } from './redact.js';
+import { Buffer } from 'node:buffer';
 
 /** Whitespace, quotes, brackets, commas and semicolons end a word; anything else may be part of a credential. */
 const DELIMITER = /[\s"'`()[\]{}<>,;]/;
 
 export const REDACTED = '[redacted]';
+
+/** The least a cut's edge drops: a word up to this long is dropped whole (cut.ts). */
+const MIN_EDGE_CHARS = 512;
+
+/** What a cut needs to know of the secrets (cut.ts): their forms, and how far past a cut to read and drop. */
+export interface Redaction {
+  /** Longest first. */
+  readonly forms: readonly string[];
+  /** UTF-8 bytes of the longest form: read this far past a cut, a secret that starts before it is read whole. */
+  readonly lookaheadBytes: number;
+  /** How much of a partial word a cut's edge drops: max(512, the longest form). */
+  readonly edgeChars: number;
+}
+
+export function redactionOf(forms: readonly string[]): Redaction {
+  let redaction = redactions.get(forms);
+  if (!redaction) redactions.set(forms, (redaction = measured(forms)));
+  return redaction;
+}
+
+/** Worked out once per list of forms: the server's own list is the same array on every call. */
+const redactions = new WeakMap<readonly string[], Redaction>();
+
+function measured(forms: readonly string[]): Redaction {
+  const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
+  const longestBytes = forms.reduce((max, form) => Math.max(max, Buffer.byteLength(form)), 0);
+  return { forms, lookaheadBytes: longestBytes, edgeChars: Math.max(MIN_EDGE_CHARS, longest) };
+}
+
+/** No secrets to find: a cut still drops the partial word at its edge. */
+export const NO_SECRETS: Redaction = redactionOf([]);
 
 /** Where the secrets are in a text: the [start, end) spans of their occurrences, overlapping ones merged, in order. */
 export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {

@@ -2,9 +2,9 @@
  * Credentials never reach the model: upstream bodies that echo one (an error page quoting the Authorization
  * header, a debug endpoint listing the query string) are redacted before a result leaves the server.
  */
-import { Buffer } from 'node:buffer';
 import { configuredSecrets } from './auth.js';
 import type { Catalog } from './catalog.js';
+import { redactionOf, type Redaction } from './cut.js';
 import { endpointSecrets } from './endpoint-auth-config.js';
 import { readEnv } from './environment.js';
 import { redact } from './log.js';
@@ -68,37 +68,6 @@ export function serverRedactionForms(
 function redactableForms(secrets: readonly string[]): string[] {
   return secretForms(secrets).filter((s) => s.length >= 4);
 }
-
-/** The least a cut's edge drops: a word up to this long is dropped whole (cut.ts). */
-const MIN_EDGE_CHARS = 512;
-
-/** What a cut needs to know of the secrets (cut.ts): their forms, and how far past a cut to read and drop. */
-export interface Redaction {
-  /** Longest first. */
-  readonly forms: readonly string[];
-  /** UTF-8 bytes of the longest form: read this far past a cut, a secret that starts before it is read whole. */
-  readonly lookaheadBytes: number;
-  /** How much of a partial word a cut's edge drops: max(512, the longest form). */
-  readonly edgeChars: number;
-}
-
-export function redactionOf(forms: readonly string[]): Redaction {
-  let redaction = redactions.get(forms);
-  if (!redaction) redactions.set(forms, (redaction = measured(forms)));
-  return redaction;
-}
-
-/** Worked out once per list of forms: the server's own list is the same array on every call. */
-const redactions = new WeakMap<readonly string[], Redaction>();
-
-function measured(forms: readonly string[]): Redaction {
-  const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
-  const longestBytes = forms.reduce((max, form) => Math.max(max, Buffer.byteLength(form)), 0);
-  return { forms, lookaheadBytes: longestBytes, edgeChars: Math.max(MIN_EDGE_CHARS, longest) };
-}
-
-/** No secrets to find: a cut still drops the partial word at its edge. */
-export const NO_SECRETS: Redaction = redactionOf([]);
 
 /** The forms a call's result is redacted with: the server's secrets and those the call sent. */
 function callForms(

@@ -3,10 +3,18 @@
  * and audio as such, other binary content as an embedded resource, everything bounded by a byte cap.
  */
 import { Buffer } from 'node:buffer';
-import { charsWithinBytes, cutBoundary, cutEnd, redactSpans, redactText, secretSpans } from './cut.js';
+import {
+  charsWithinBytes,
+  cutBoundary,
+  cutEnd,
+  NO_SECRETS,
+  redactSpans,
+  redactText,
+  secretSpans,
+  type Redaction,
+} from './cut.js';
 import type { CappedBody, UpstreamResponse } from './http-client.js';
 import { isPlainObject } from './plain-object.js';
-import { NO_SECRETS, type Redaction } from './redact.js';
 
 export type ToolContent =
   | { type: 'text'; text: string }

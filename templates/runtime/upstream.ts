@@ -8,7 +8,7 @@
  */
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
 import { BodyDecodingError, sendWithFetch, type SendRequest, type UpstreamResponse } from './http-client.js';
-import type { Redaction } from './redact.js';
+import type { Redaction } from './cut.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, pageResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
