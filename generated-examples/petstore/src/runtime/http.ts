@@ -7,13 +7,17 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { performance } from 'node:perf_hooks';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHandlerRequestOptions, type Server } from '@modelcontextprotocol/server';
+import { cutEnd, NO_SECRETS } from './cut.js';
 import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
 import { createWebHandler, MAX_REQUEST_BODY } from './web-handler.js';
 
-/** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
+/**
+ * Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path, cut without
+ * leaving part of a word at the edge (cut.ts), so a token in a path is never logged in part.
+ */
 const MAX_LOGGED_PATH = 200;
 
 export interface HttpServerHandle {
@@ -142,7 +146,7 @@ function logWhenClosed(req: IncomingMessage, res: ServerResponse, log: Logger): 
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const fields: Record<string, unknown> = {
       method: req.method,
-      path: pathOf(req).slice(0, MAX_LOGGED_PATH),
+      path: cutEnd(pathOf(req), MAX_LOGGED_PATH, NO_SECRETS).text,
       status: res.headersSent ? res.statusCode : null,
       ms,
     };
