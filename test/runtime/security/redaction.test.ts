@@ -48,6 +48,27 @@ const catalog = {
         ],
       },
     },
+    {
+      name: 'file',
+      description: 'd',
+      inputSchema: {
+        type: 'object',
+        properties: { dir: { type: 'string' }, name: { type: 'string' } },
+        required: ['dir', 'name'],
+        additionalProperties: false,
+      },
+      defs: [],
+      annotations: { readOnlyHint: true },
+      security: [['bearer']],
+      request: {
+        method: 'GET',
+        path: '/files/{dir}{name}',
+        params: [
+          { arg: 'dir', name: 'dir', in: 'path', style: 'simple', explode: false },
+          { arg: 'name', name: 'name', in: 'path', style: 'simple', explode: false },
+        ],
+      },
+    },
   ],
 } as unknown as Catalog;
 
@@ -66,7 +87,8 @@ function echoUpstream(contentType = 'text/plain') {
     seen.push({ url: String(url), headers });
     const query = new URL(String(url)).searchParams;
     const status = Number(query.get('status') ?? 200);
-    const body = `q=${query.get('q') ?? ''}\nauthorization: ${headers['authorization']}\nx-api-key: ${headers['x-api-key']}\nend`;
+    const path = decodeURIComponent(new URL(String(url)).pathname);
+    const body = `${path}\nq=${query.get('q') ?? ''}\nauthorization: ${headers['authorization']}\nx-api-key: ${headers['x-api-key']}\nend`;
     return new Response(body, { status, headers: { 'content-type': contentType } });
   }) as typeof fetch;
   return { seen, fetch: fakeFetch };
@@ -87,7 +109,7 @@ function setup(env: Record<string, string> = {}, withLinks = false) {
   const tool = registry.get('echo')!;
   return {
     seen: upstream.seen,
-    call: (args: Record<string, unknown>) => callTool(deps, tool, args),
+    call: (args: Record<string, unknown>, name = 'echo') => callTool(deps, registry.get(name)!, args),
     page: (args: Record<string, unknown>, index: number) =>
       callTool(deps, tool, args, undefined, undefined, { index, size: LINK_PAGE_BYTES }),
   };
@@ -112,7 +134,7 @@ function leakedPieces(text: string, credential: string): string[] {
 const pad = (n: number) => '~'.repeat(Math.max(0, n));
 
 /** Where the echoed token starts in the echo body, for a query value of `length` characters. */
-const tokenOffset = (length: number) => `q=${pad(length)}\nauthorization: Bearer `.length;
+const tokenOffset = (length: number) => `/echo\nq=${pad(length)}\nauthorization: Bearer `.length;
 
 describe('redaction that no cut defeats', () => {
   it('a success body cut by the response cap: no piece of a credential at any cut offset', async () => {
@@ -147,7 +169,7 @@ describe('redaction that no cut defeats', () => {
   it('the key echoed after the token, cut anywhere across it, under a cap counted in bytes', async () => {
     const cap = 300;
     const { call } = setup({ API_MAX_RESPONSE_BYTES: String(cap) });
-    const keyOffset = (length: number) => `q=${pad(length)}\nauthorization: Bearer ${TOKEN}\nx-api-key: `.length;
+    const keyOffset = (length: number) => `/echo\nq=${pad(length)}\nauthorization: Bearer ${TOKEN}\nx-api-key: `.length;
     const failures: string[] = [];
     for (let at = 0; at <= API_KEY.length; at++) {
       const text = visible(await call({ q: pad(cap - keyOffset(0) - at) }));
@@ -207,10 +229,58 @@ describe('redaction that no cut defeats', () => {
     const cap = 400;
     const { call } = setup({ API_MAX_RESPONSE_BYTES: String(cap) });
     // The cap falls right after the guess: a rule that masked only real pieces of the token would tell them apart.
-    const guessAt = (guess: string) => `~${' '.repeat(cap - 'q=~'.length - guess.length)}${guess}`;
+    const guessAt = (guess: string) => `~${' '.repeat(cap - '/echo\nq=~'.length - guess.length)}${guess}`;
     const right = visible(await call({ q: guessAt(TOKEN.slice(0, 6)) }));
     const wrong = visible(await call({ q: guessAt('ghp_Zx') }));
     expect(right).not.toContain(TOKEN.slice(0, 6));
     expect(right.split(TOKEN.slice(0, 6)).join('<guess>')).toBe(wrong.split('ghp_Zx').join('<guess>'));
+  });
+
+  it('a guess in a key the validation message quotes tells nothing', async () => {
+    const { call } = setup();
+    const wrong = `${TOKEN.slice(0, -1)}X`;
+    const right = await call({ [TOKEN]: 1 });
+    const other = await call({ [wrong]: 1 });
+    expect(right.isError).toBe(true);
+    expect(visible(right).split(TOKEN).join('<guess>')).toBe(visible(other).split(wrong).join('<guess>'));
+  });
+
+  it('a guess split across two arguments that the request puts side by side tells nothing', async () => {
+    const { call, seen } = setup();
+    const wrong = `${TOKEN.slice(0, -1)}X`;
+    const right = visible(await call({ dir: TOKEN.slice(0, 10), name: TOKEN.slice(10) }, 'file'));
+    const other = visible(await call({ dir: wrong.slice(0, 10), name: wrong.slice(10) }, 'file'));
+    expect(right.split(TOKEN).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
+    expect(seen[0]!.url).not.toContain(TOKEN);
+  });
+
+  it('an access token the server obtained itself is covered in arguments like a configured credential', async () => {
+    const accessToken = 'cc-Wq3Lm8Xz2Pk7Rt5Yh1';
+    const scheme = {
+      name: 'cc',
+      kind: 'oauth2',
+      clientCredentials: { tokenUrl: 'https://auth.example.com/token', scopes: [] },
+      env: { clientId: 'CC_ID', clientSecret: 'CC_SECRET' },
+    };
+    const ccCatalog = {
+      ...catalog,
+      securitySchemes: [scheme],
+      tools: catalog.tools.map((t) => ({ ...t, security: [['cc']] })),
+    } as unknown as Catalog;
+    const upstream = echoUpstream();
+    const fakeFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      if (String(url).startsWith('https://auth.example.com/'))
+        return Response.json({ access_token: accessToken, token_type: 'bearer', expires_in: 3600 });
+      return upstream.fetch(url, init);
+    }) as typeof fetch;
+    const env = { CC_ID: 'client-1', CC_SECRET: 'client-secret-9d8c' };
+    const registry = new ToolRegistry(ccCatalog);
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    const call = (q: string) => callTool(deps, registry.get('echo')!, { q });
+    const wrong = `${accessToken.slice(0, -1)}X`;
+    const right = visible(await call(accessToken));
+    const other = visible(await call(wrong));
+    expect(right.split(accessToken).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
+    expect(new URL(upstream.seen[0]!.url).searchParams.get('q')).not.toBe(accessToken);
   });
 });
