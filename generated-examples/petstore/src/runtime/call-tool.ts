@@ -71,7 +71,8 @@ async function callToolUnredacted(
   sent: string[],
   page: { index: number; size: number } | undefined,
 ): Promise<ToolResult> {
-  const covered = shield.cover(args, serverRedactionForms(deps.registry.catalog, deps.env));
+  const serverForms = serverRedactionForms(deps.registry.catalog, deps.env);
+  const covered = shield.cover(args, serverForms);
   // Validation depends only on the arguments and the published schema, so it tells nothing of a secret; its
   // message quotes what the caller sent, which the result's redaction must not single out.
   const invalid = deps.registry.validate(tool, args);
@@ -93,15 +94,13 @@ async function callToolUnredacted(
   const credentials = await credentialsForCall(auth, tool, context);
   if (!credentials.ok) return errorResult(credentials.message);
   sent.push(...credentials.applied.secrets);
-  // Access tokens the server obtained itself are its secrets too.
-  const tokens = credentials.applied.tokens.map(({ token }) => token);
-  const sendArgs = shield.cover(
-    covered,
-    secretForms(tokens).filter((form) => form.length >= 4),
-  );
+  const forms = shieldForms(serverForms, credentials.applied);
+  const sendArgs = shield.cover(covered, forms);
   let request: BuiltRequest;
   try {
-    request = withCredentials(buildRequest(tool.request, sendArgs, baseUrl), credentials.applied);
+    // Covered once more as built: values the request puts side by side (`/files/{dir}{name}`) can form a secret.
+    const built = shield.coverRequest(buildRequest(tool.request, sendArgs, baseUrl), forms);
+    request = withCredentials(built, credentials.applied);
   } catch (error) {
     if (error instanceof RequestBuildError)
       return errorResult(`Cannot build the request for ${tool.name}: ${error.message}`);
@@ -138,6 +137,13 @@ async function callToolUnredacted(
     ? result
     : withStructuredContent(tool, withPollHint(deps, baseUrl, linkedOrCut(deps, tool, args, result)));
   return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args: sendArgs, request, result: final }) : final;
+}
+
+/** The secrets arguments are covered of: the server's, and the access tokens it obtained itself for this call. */
+function shieldForms(serverForms: readonly string[], applied: AppliedCredentials): readonly string[] {
+  if (applied.tokens.length === 0) return serverForms;
+  const tokenForms = secretForms(applied.tokens.map(({ token }) => token)).filter((form) => form.length >= 4);
+  return [...new Set([...serverForms, ...tokenForms])].sort((a, b) => b.length - a.length);
 }
 
 /**

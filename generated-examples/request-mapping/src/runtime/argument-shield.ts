@@ -10,6 +10,7 @@
  * one as it was sent, however it encodes it, and it is found again. Credentials the caller supplied itself
  * (caller-credentials.ts) are the caller's own: they are not covered here, only redacted as results are.
  */
+import type { BuiltRequest } from './request.js';
 import type { ToolContent, ToolResult } from './response.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -20,8 +21,19 @@ export class ArgumentShield {
 
   /** The value with every occurrence of the forms (longest first) replaced by its stand-in; itself when none occurs. */
   cover<T>(value: T, forms: readonly string[]): T {
-    if (forms.length === 0) return value;
+    // Almost no arguments hold a secret: looking first spares a copy of every one.
+    if (forms.length === 0 || !holdsAny(value, forms)) return value;
     return this.coverValue(value, forms) as T;
+  }
+
+  /** A request built from covered arguments, covered as a whole: its URL, headers and text body. */
+  coverRequest(request: BuiltRequest, forms: readonly string[]): BuiltRequest {
+    if (forms.length === 0) return request;
+    const url = this.cover(request.url, forms);
+    const headers = this.cover(request.headers, forms);
+    const body = typeof request.body === 'string' ? this.cover(request.body, forms) : request.body;
+    if (url === request.url && headers === request.headers && body === request.body) return request;
+    return { ...request, url, headers, ...(body !== undefined ? { body } : {}) };
   }
 
   /** Text the caller's own arguments produced (a validation message), with the same stand-ins as the request. */
@@ -54,15 +66,11 @@ export class ArgumentShield {
 
   private coverValue(value: unknown, forms: readonly string[]): unknown {
     if (typeof value === 'string') return this.coverText(value, forms);
-    if (Array.isArray(value)) {
-      const items = value.map((v) => this.coverValue(v, forms));
-      return items.every((v, i) => v === value[i]) ? value : items;
-    }
-    if (typeof value === 'object' && value !== null) {
-      const entries = Object.entries(value).map(([k, v]) => [this.coverText(k, forms), this.coverValue(v, forms)]);
-      const same = Object.entries(value).every(([k, v], i) => entries[i]![0] === k && entries[i]![1] === v);
-      return same ? value : Object.fromEntries(entries);
-    }
+    if (Array.isArray(value)) return value.map((v) => this.coverValue(v, forms));
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [this.coverText(k, forms), this.coverValue(v, forms)]),
+      );
     return value;
   }
 
@@ -77,6 +85,14 @@ export class ArgumentShield {
     if (standIn === undefined) this.standIns.set(form, (standIn = randomAlphanumeric(form.length)));
     return standIn;
   }
+}
+
+function holdsAny(value: unknown, forms: readonly string[]): boolean {
+  if (typeof value === 'string') return forms.some((form) => value.includes(form));
+  if (Array.isArray(value)) return value.some((v) => holdsAny(v, forms));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).some(([k, v]) => holdsAny(k, forms) || holdsAny(v, forms));
+  return false;
 }
 
 function randomAlphanumeric(length: number): string {
