@@ -1,4 +1,5 @@
 /** One tools/call: validate, resolve base URL and credentials, build the request, call upstream. */
+import { ArgumentShield } from './argument-shield.js';
 import type { AppliedCredentials } from './auth.js';
 import type { CatalogHeader, CatalogTool } from './catalog.js';
 import type { RuntimeConfig } from './config.js';
@@ -10,7 +11,7 @@ import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js
 import { errorResult, type ToolResult } from './response.js';
 import type { ResponseLinker } from './response-links.js';
 import { statusOperation } from './accepted.js';
-import { redactCallResult } from './redact.js';
+import { callRedaction, redactCallResult, secretForms, serverRedactionForms } from './redact.js';
 import { callUpstream } from './upstream.js';
 import { credentialsForCall, upstreamAuthOf, type CallContext, type UpstreamAuth } from './upstream-auth.js';
 import type { ToolRegistry } from './tools.js';
@@ -31,7 +32,9 @@ export interface CallDeps {
 
 /**
  * `requestHeaders`: the incoming MCP request's headers over HTTP, for per-caller credentials. Whatever the
- * call returns is redacted: no credential it sent, and none the server is configured with, reaches the model.
+ * call returns is redacted: no credential it sent, and none the server is configured with, reaches the model,
+ * whole or in part (the body is redacted before it is cut, response.ts), and the server's own secrets in the
+ * arguments are sent as stand-ins (argument-shield.ts), so no result tells a right guess of one from a wrong one.
  */
 export async function callTool(
   deps: CallDeps,
@@ -42,23 +45,43 @@ export async function callTool(
   page?: { index: number; size: number },
 ): Promise<ToolResult> {
   const sent: string[] = [];
-  const result = await callToolUnredacted(deps, tool, args, signal, requestHeaders, sent, page);
-  return redactCallResult(result, sent, deps.registry.catalog, deps.env);
+  const shield = new ArgumentShield();
+  let result: ToolResult;
+  try {
+    result = await callToolUnredacted(deps, tool, args, shield, signal, requestHeaders, sent, page);
+  } catch (error) {
+    // A message that quotes the arguments quotes what the caller sent, as a result does.
+    if (error instanceof Error) error.message = shield.restoreText(error.message);
+    throw error;
+  }
+  return shield.restore(redactCallResult(result, sent, deps.registry.catalog, deps.env));
 }
 
-/** `page`: replaying the call for one page of its body (a response link's read, response-links.ts). */
+/**
+ * `args` as the caller gave them: validated and linked as such (a link holds what the caller sent); the request
+ * and the hooks get them covered by `shield`. `page`: replaying the call for one page of its body (a response
+ * link's read, response-links.ts).
+ */
 async function callToolUnredacted(
   deps: CallDeps,
   tool: CatalogTool,
   args: Record<string, unknown>,
+  shield: ArgumentShield,
   signal: AbortSignal | undefined,
   requestHeaders: Headers | undefined,
   sent: string[],
   page: { index: number; size: number } | undefined,
 ): Promise<ToolResult> {
-  // Calls that come from no tools/call (a program's api.* calls) are checked for depth here, before validation.
-  const invalid = argumentsTooDeep(args) ?? deps.registry.validate(tool, args);
-  if (invalid) return errorResult(`Invalid arguments for tool ${tool.name}: ${invalid}`);
+  // Calls that come from no tools/call (a program's api.* calls) are checked for depth here, before anything
+  // recurses into the arguments (the shield below walks them).
+  const tooDeep = argumentsTooDeep(args);
+  if (tooDeep) return errorResult(`Invalid arguments for tool ${tool.name}: ${tooDeep}`);
+  const serverForms = serverRedactionForms(deps.registry.catalog, deps.env);
+  const covered = shield.cover(args, serverForms);
+  // Validation depends only on the arguments and the published schema, so it tells nothing of a secret; its
+  // message quotes what the caller sent, which the result's redaction must not single out.
+  const invalid = deps.registry.validate(tool, args);
+  if (invalid) return errorResult(shield.hide(`Invalid arguments for tool ${tool.name}: ${invalid}`));
   const baseUrl = baseUrlFor(tool, deps.registry.catalog, deps.config);
   if (!baseUrl) {
     return errorResult(
@@ -76,16 +99,20 @@ async function callToolUnredacted(
   const credentials = await credentialsForCall(auth, tool, context);
   if (!credentials.ok) return errorResult(credentials.message);
   sent.push(...credentials.applied.secrets);
+  const forms = shieldForms(serverForms, credentials.applied);
+  const sendArgs = shield.cover(covered, forms);
   let request: BuiltRequest;
   try {
-    request = withCredentials(buildRequest(tool.request, args, baseUrl), credentials.applied);
+    // Covered once more as built: values the request puts side by side (`/files/{dir}{name}`) can form a secret.
+    const built = shield.coverRequest(buildRequest(tool.request, sendArgs, baseUrl), forms);
+    request = withCredentials(built, credentials.applied);
   } catch (error) {
     if (error instanceof RequestBuildError)
       return errorResult(`Cannot build the request for ${tool.name}: ${error.message}`);
     throw error;
   }
   if (deps.hooks) {
-    const before = await runBeforeRequest(deps.hooks, { tool: tool.name, args, request });
+    const before = await runBeforeRequest(deps.hooks, { tool: tool.name, args: sendArgs, request });
     if ('result' in before) return before.result;
     request = before.request;
   }
@@ -100,6 +127,7 @@ async function callToolUnredacted(
       ? { onUnauthorized: () => freshTokenHeaders(auth, tool, context, credentials.applied, sent) }
       : {}),
     userAgent: userAgentOf(catalog),
+    redaction: () => callRedaction(sent, catalog, deps.env),
     ...(page ? { page } : {}),
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -113,7 +141,14 @@ async function callToolUnredacted(
   const final = page
     ? result
     : withStructuredContent(tool, withPollHint(deps, baseUrl, linkedOrCut(deps, tool, args, result)));
-  return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args, request, result: final }) : final;
+  return deps.hooks ? runAfterResponse(deps.hooks, { tool: tool.name, args: sendArgs, request, result: final }) : final;
+}
+
+/** The secrets arguments are covered of: the server's, and the access tokens it obtained itself for this call. */
+function shieldForms(serverForms: readonly string[], applied: AppliedCredentials): readonly string[] {
+  if (applied.tokens.length === 0) return serverForms;
+  const tokenForms = secretForms(applied.tokens.map(({ token }) => token)).filter((form) => form.length >= 4);
+  return [...new Set([...serverForms, ...tokenForms])].sort((a, b) => b.length - a.length);
 }
 
 /**

@@ -7,6 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { performance } from 'node:perf_hooks';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHandlerRequestOptions, type Server } from '@modelcontextprotocol/server';
+import { cutEnd, NO_SECRETS } from './cut.js';
 import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
@@ -14,7 +15,10 @@ import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { createWebHandler } from './web-handler.js';
 
-/** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
+/**
+ * Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path, cut without
+ * leaving part of a word at the edge (cut.ts), so a token in a path is never logged in part.
+ */
 const MAX_LOGGED_PATH = 200;
 
 export interface HttpServerHandle {
@@ -143,7 +147,7 @@ function logWhenClosed(req: IncomingMessage, res: ServerResponse, log: Logger): 
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const fields: Record<string, unknown> = {
       method: req.method,
-      path: pathOf(req).slice(0, MAX_LOGGED_PATH),
+      path: cutEnd(pathOf(req), MAX_LOGGED_PATH, NO_SECRETS).text,
       status: res.headersSent ? res.statusCode : null,
       ms,
     };

@@ -224,9 +224,10 @@ describe('code mode settings', () => {
       const calls = await execute(client, 'for (let i = 1; i <= 5; i++) await api.getPetById({ petId: i });');
       expect(textOf(calls)).toContain('more than 2 API calls');
       expect(upstream.requests).toHaveLength(2);
-      const big = await execute(client, "return 'x'.repeat(5000);");
+      const big = await execute(client, "return 'x '.repeat(2500);");
       expect(big.isError).toBeFalsy();
-      expect(textOf(big)).toMatch(/^"x{199}…\[truncated: \d+ more bytes not shown/);
+      // Cut at 200 bytes, and back to the end of the last whole word (cut.ts).
+      expect(textOf(big)).toMatch(/^"(x ){99}…\[truncated: \d+ more bytes not shown/);
     } finally {
       await client.close();
     }

@@ -207,6 +207,19 @@ describe('request log', () => {
     expect(all).not.toContain('wait'); // the tool name and arguments are body content
   });
 
+  it('a long path is cut without leaving part of a word at the edge (no piece of a token in it is logged)', async () => {
+    const base = await start();
+    const token = 'tok-Zq8LmW3xT7rYc2Vb';
+    for (let at = 1; at < token.length; at++) {
+      // The 200-character cut falls `at` characters into the token.
+      await fetch(`${base}/${'a'.repeat(199 - at)}/${token}/rest`);
+    }
+    const paths = lines.filter((line) => line.msg === 'http request').map((line) => String(line.fields['path']));
+    expect(paths).toHaveLength(token.length - 1);
+    for (let i = 0; i + 4 <= token.length; i++)
+      for (const path of paths) expect(path).not.toContain(token.slice(i, i + 4));
+  });
+
   it('marks a request the client abandoned', async () => {
     const base = await start();
     const controller = new AbortController();

@@ -164,11 +164,13 @@ describe('responseToResult: success', () => {
 
 describe('responseToResult: byte cap', () => {
   it('with a content-length, says how many bytes were not shown, and cancels the stream', async () => {
-    const { stream, state } = streamed(['a'.repeat(600), 'b'.repeat(600), 'c'.repeat(600)]);
+    const { stream, state } = streamed(['a '.repeat(300), 'b '.repeat(300), 'c '.repeat(300)]);
     const res = response(stream, { headers: { 'content-type': 'text/plain', 'content-length': '1800' } });
     const result = await toResult(res, OPTS);
     expect(result).toEqual({
-      content: [{ type: 'text', text: `${'a'.repeat(600)}${'b'.repeat(400)}\n…[truncated: 800 more bytes not shown]` }],
+      content: [
+        { type: 'text', text: `${'a '.repeat(300)}${'b '.repeat(200)}\n…[truncated: 800 more bytes not shown]` },
+      ],
       cut: { mimeType: 'text/plain', binary: false, totalBytes: 1800 },
     });
     expect(state.cancelled).toBe(true);
@@ -176,10 +178,26 @@ describe('responseToResult: byte cap', () => {
   });
 
   it('without a content-length: "more bytes not shown"', async () => {
-    const { stream } = streamed(['x'.repeat(700), 'y'.repeat(700)]);
+    const { stream } = streamed(['x '.repeat(350), 'y '.repeat(350)]);
     const result = await toResult(response(stream, { headers: { 'content-type': 'text/plain' } }), OPTS);
     const text = (result.content[0] as { text: string }).text;
-    expect(text).toBe(`${'x'.repeat(700)}${'y'.repeat(300)}\n…[truncated: more bytes not shown]`);
+    expect(text).toBe(`${'x '.repeat(350)}${'y '.repeat(150)}\n…[truncated: more bytes not shown]`);
+  });
+
+  it('a word the cap cuts is dropped whole, whatever it is (no piece of a credential is left at the edge)', async () => {
+    const body = `id 7 token ghp_${'k'.repeat(2_000)}`;
+    const result = await toResult(response(body, { headers: { 'content-type': 'text/plain' } }), OPTS);
+    const text = (result.content[0] as { text: string }).text;
+    // The word is longer than the most a cut drops (512 characters): what is left of it is past its start.
+    expect(text).toBe(
+      `id 7 token ghp_${'k'.repeat(1_000 - 'id 7 token ghp_'.length - 512)}\n…[truncated: more bytes not shown]`,
+    );
+    const short = `id 7 token ghp_${'k'.repeat(20)} and more text after the token`;
+    const cut = await toResult(response(short, { headers: { 'content-type': 'text/plain' } }), {
+      ...OPTS,
+      maxBytes: 20,
+    });
+    expect((cut.content[0] as { text: string }).text).toBe('id 7 token \n…[truncated: more bytes not shown]');
   });
 
   it('a content-length with content-encoding is not used as the size', async () => {
@@ -208,13 +226,13 @@ describe('responseToResult: byte cap', () => {
   });
 
   it('a multi-byte character cut by the cap is dropped, not mangled', async () => {
-    const body = `${'a'.repeat(999)}é`; // é is 2 bytes: the cap falls inside it
+    const body = `${'a'.repeat(998)} é`; // é is 2 bytes: the cap falls inside it
     const result = await toResult(
       response(body, { headers: { 'content-type': 'text/plain', 'content-length': '1001' } }),
       OPTS,
     );
     expect((result.content[0] as { text: string }).text).toBe(
-      `${'a'.repeat(999)}\n…[truncated: 2 more bytes not shown]`,
+      `${'a'.repeat(998)} \n…[truncated: 2 more bytes not shown]`,
     );
   });
 
@@ -260,7 +278,7 @@ describe('responseToResult: errors', () => {
   });
 
   it('quotes only the first 2,000 characters', async () => {
-    const body = 'e'.repeat(5_000);
+    const body = 'e '.repeat(2_500);
     const result = await toResult(
       response(body, {
         status: 400,
@@ -271,7 +289,7 @@ describe('responseToResult: errors', () => {
     );
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toBe(
-      `HTTP 400 Bad Request from POST /x\n\n${'e'.repeat(2_000)}\n…[truncated: 3000 more bytes not shown]`,
+      `HTTP 400 Bad Request from POST /x\n\n${'e '.repeat(1_000)}\n…[truncated: 3000 more bytes not shown]`,
     );
   });
 

@@ -46,7 +46,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('database exploded');
       return;
     case '/big':
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100000' }).end('x'.repeat(100_000));
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100000' }).end('x '.repeat(50_000));
       return;
     case '/slow':
       setTimeout(() => {
@@ -220,7 +220,7 @@ describe('callUpstream against a local server', () => {
   it('truncates past maxBytes', async () => {
     const result = await callUpstream(get('/big'), { ...OPTS, maxBytes: 100 });
     expect(result).toEqual({
-      content: [{ type: 'text', text: `${'x'.repeat(100)}\n…[truncated: 99900 more bytes not shown]` }],
+      content: [{ type: 'text', text: `${'x '.repeat(50)}\n…[truncated: 99900 more bytes not shown]` }],
       cut: { mimeType: 'text/plain', binary: false, totalBytes: 100_000 },
     });
   });
@@ -594,7 +594,10 @@ describe('callUpstream: encodings and odd bodies', () => {
     for (const encoding of ['gzip', 'br']) {
       const result = await callUpstream(get(`/encoded?encoding=${encoding}&body=big`), { ...OPTS, maxBytes: 1_000 });
       const text = (result.content[0] as { text: string }).text;
-      expect(text.startsWith(BIG_JSON.slice(0, 1_000))).toBe(true);
+      // Cut at the cap, then back to the end of the last whole word (cut.ts).
+      const shown = text.slice(0, text.indexOf('\n…'));
+      expect(BIG_JSON.startsWith(shown)).toBe(true);
+      expect(shown.length).toBeGreaterThan(980);
       // Content-Length counts compressed bytes, so the note cannot say how much is left.
       expect(text.endsWith('\n…[truncated: more bytes not shown]')).toBe(true);
       expect(result.structuredContent).toBeUndefined();

@@ -11,11 +11,13 @@ import { CODE_EXECUTE_TOOL, CODE_SEARCH_TOOL } from './code-definitions.js';
 import type { ProgramConfirmation } from './code-confirm.js';
 import { MAX_COMPUTE_MS, type CodeSettings } from './code-limits.js';
 import { decideApiCall } from './code-policy.js';
+import { charsWithinBytes, cutEnd, NO_SECRETS } from './cut.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './meta-definitions.js';
 import { searchOperations } from './meta-tools.js';
 import { errorResult, errorStatus, type ToolResult } from './response.js';
 import type { ApiAnswer, SandboxError, SandboxOutcome } from './sandbox.js';
 import type { QuickJsWasm } from './quickjs-wasm.js';
+
 import type { OperationSearch } from './search.js';
 import type { ToolRegistry } from './tools.js';
 
@@ -176,6 +178,13 @@ function isJson(text: string): boolean {
   }
 }
 
+/**
+ * What a program returned or logged is not redacted of secrets, only cut: everything that entered the sandbox
+ * came through callOperation (callTool), redacted before any cut, with the server's secrets in the program's
+ * arguments sent as stand-ins, so a program can only output a credential it wrote itself. Redacting its output
+ * would be an oracle: a program returning a list of guesses would learn the right one by which came back
+ * `[redacted]`. The cut drops the partial word at its edge all the same (cut.ts), as every cut does.
+ */
 function programResult(outcome: SandboxOutcome, maxBytes: number): ToolResult {
   const logs = outcome.logs.length > 0 ? `\n\nconsole output:\n${outcome.logs.join('\n')}` : '';
   const calls = `\n\n(${outcome.calls} API call${outcome.calls === 1 ? '' : 's'})`;
@@ -202,11 +211,10 @@ function describeError(error: SandboxError): string {
   }
 }
 
-/** Cut to `maxBytes` of UTF-8, with a note saying so (a cut never splits a character). */
+/** Cut to `maxBytes` of UTF-8, with a note saying so (a cut never splits a character, nor leaves part of a word). */
 function capped(text: string, maxBytes: number): string {
   const bytes = Buffer.byteLength(text);
   if (bytes <= maxBytes) return text;
-  let cut = Buffer.from(text).subarray(0, maxBytes).toString('utf8');
-  if (cut.endsWith('\ufffd')) cut = cut.slice(0, -1);
+  const cut = cutEnd(text, charsWithinBytes(text, maxBytes), NO_SECRETS, true).text;
   return `${cut}…[truncated: ${bytes - Buffer.byteLength(cut)} more bytes not shown (MCP_CODE_MAX_RESULT_BYTES); return less, e.g. only the fields you need]`;
 }

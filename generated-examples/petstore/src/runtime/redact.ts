@@ -4,6 +4,7 @@
  */
 import { configuredSecrets } from './auth.js';
 import type { Catalog } from './catalog.js';
+import { redactionOf, type Redaction } from './cut.js';
 import { endpointSecrets } from './endpoint-auth-config.js';
 import { readEnv } from './environment.js';
 import { redact } from './log.js';
@@ -68,6 +69,26 @@ function redactableForms(secrets: readonly string[]): string[] {
   return secretForms(secrets).filter((s) => s.length >= 4);
 }
 
+/** The forms a call's result is redacted with: the server's secrets and those the call sent. */
+function callForms(
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): readonly string[] {
+  const server = serverSecretForms(catalog, env);
+  const extra = sent.filter((secret) => !server.secrets.has(secret));
+  return extra.length === 0 ? server.forms : redactableForms([...extra, ...server.secrets]);
+}
+
+/** What a call's body is cut and redacted with (`sent` read when the body is, after any fresh token). */
+export function callRedaction(
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): Redaction {
+  return redactionOf(callForms(sent, catalog, env));
+}
+
 /**
  * Redacts a tool result with the server's secrets (from `env`) and those the call sent (`sent`). The common
  * case, a call that sent only configured secrets, reuses the server's precomputed forms.
@@ -78,10 +99,7 @@ export function redactCallResult(
   catalog: Pick<Catalog, 'securitySchemes'>,
   env: NodeJS.ProcessEnv,
 ): ToolResult {
-  const server = serverSecretForms(catalog, env);
-  const extra = sent.filter((secret) => !server.secrets.has(secret));
-  const forms = extra.length === 0 ? server.forms : redactableForms([...extra, ...server.secrets]);
-  return redactWithForms(result, forms);
+  return redactWithForms(result, callForms(sent, catalog, env));
 }
 
 /** Replaces every secret in the result's text content and in every string of its structured content. */

@@ -17,7 +17,9 @@ import type {
   QuickJSRuntime,
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
+import { cutEnd, NO_SECRETS } from './cut.js';
 import { newQuickJs, type QuickJsWasm } from './quickjs-wasm.js';
+
 import { PRELUDE, PROGRAM_FILE, PROGRAM_LINE_OFFSET } from './sandbox-prelude.js';
 
 export interface SandboxLimits {
@@ -310,7 +312,7 @@ class Execution {
   }
 
   private log(line: string): void {
-    if (this.logs.length < MAX_LOG_LINES) this.logs.push(line.slice(0, LOG_LINE_CHARS));
+    if (this.logs.length < MAX_LOG_LINES) this.logs.push(cutEnd(line, LOG_LINE_CHARS, NO_SECRETS).text);
   }
 
   private finish(outcome: SandboxOutcome): void {

@@ -3,6 +3,16 @@
  * and audio as such, other binary content as an embedded resource, everything bounded by a byte cap.
  */
 import { Buffer } from 'node:buffer';
+import {
+  charsWithinBytes,
+  cutBoundary,
+  cutEnd,
+  NO_SECRETS,
+  redactSpans,
+  redactText,
+  secretSpans,
+  type Redaction,
+} from './cut.js';
 import type { CappedBody, UpstreamResponse } from './http-client.js';
 import { isPlainObject } from './plain-object.js';
 
@@ -53,6 +63,11 @@ export interface ResponseOptions {
   requestLabel: string;
   /** Added to an error heading in parentheses, e.g. `gave up after 2 retries`. */
   errorNote?: string;
+  /**
+   * The secrets a body may echo. They are redacted before anything is cut, and every cut drops the partial word
+   * at its edge (cut.ts); the body is read past each cut by the longest secret form so one across it is whole.
+   */
+  redaction?: Redaction;
 }
 
 /** How much of an error body is quoted. */
@@ -80,19 +95,34 @@ export async function pageResult(
   opts: ResponseOptions,
 ): Promise<ToolResult> {
   if (res.status >= 400) return responseToResult(res, opts);
+  const redaction = opts.redaction ?? NO_SECRETS;
   const offset = page.index * page.size;
-  // One byte past the page's end: enough to move the end to a character boundary, and to tell if more follows.
-  const body = await res.readCapped(offset + page.size + UTF8_MAX_CONTINUATION + 1);
+  // Past the page's end: enough to move the end to a character boundary, to read a secret across it whole, and
+  // to tell if more follows.
+  const body = await res.readCapped(offset + page.size + redaction.lookaheadBytes + UTF8_MAX_CONTINUATION + 1);
   const contentType = res.header('content-type') ?? '';
   const essence = essenceOf(contentType);
   const textual = isJsonType(essence) || isTextualType(essence);
   const utf8 = textual && ['utf-8', 'utf8'].includes(charsetOf(contentType).toLowerCase());
-  const start = utf8 ? characterStart(body.bytes, offset) : Math.min(offset, body.bytes.byteLength);
-  const end = utf8
-    ? characterStart(body.bytes, offset + page.size)
-    : Math.min(offset + page.size, body.bytes.byteLength);
-  const bytes = body.bytes.subarray(start, end);
   const total = declaredLength(res);
+  const pageOf = (content: ToolContent, start: number, bytes: number, more: boolean): ToolResult => ({
+    content: [content],
+    page: {
+      index: page.index,
+      mimeType: essence || (textual ? 'text/plain' : 'application/octet-stream'),
+      offset: start,
+      bytes,
+      more,
+      ...(total !== undefined ? { totalBytes: total } : {}),
+    },
+  });
+  if (utf8) {
+    const text = textPage(body, offset, page.size, redaction);
+    return pageOf({ type: 'text', text: text.text }, text.offset, text.bytes, text.more);
+  }
+  const start = Math.min(offset, body.bytes.byteLength);
+  const end = Math.min(offset + page.size, body.bytes.byteLength);
+  const bytes = body.bytes.subarray(start, end);
   const more = end < body.bytes.byteLength || body.truncated;
   const content: ToolContent = textual
     ? { type: 'text', text: decodeText(bytes, contentType, false) }
@@ -100,36 +130,76 @@ export async function pageResult(
         type: 'resource',
         resource: { uri: RESOURCE_URI, mimeType: essence || 'application/octet-stream', blob: toBase64(bytes) },
       };
+  return pageOf(content, start, bytes.byteLength, more);
+}
+
+/**
+ * One page of UTF-8 text, its secrets redacted. Its ends are cuts (cut.ts): each moves back to the start of the
+ * word it would split and out of any secret, the same way for the page before and the page after, so the pages
+ * still follow on from each other and no page shows a piece of a secret.
+ */
+function textPage(
+  body: CappedBody,
+  offset: number,
+  size: number,
+  redaction: Redaction,
+): { text: string; offset: number; bytes: number; more: boolean } {
+  const text = decodeText(body.bytes, 'text/plain; charset=utf-8', body.truncated);
+  const spans = secretSpans(text, redaction.forms);
+  const boundary = (bytes: number) => {
+    const at = charsWithinBytes(text, bytes);
+    if (at >= text.length && !body.truncated) return text.length;
+    return cutBoundary(text, at, spans, redaction.edgeChars);
+  };
+  const start = offset === 0 ? 0 : boundary(offset);
+  const end = Math.max(start, boundary(offset + size));
+  const inside = spans
+    .filter(([from, to]) => from >= start && to <= end)
+    .map(([from, to]) => [from - start, to - start] as const);
+  const shown = text.slice(start, end);
   return {
-    content: [content],
-    page: {
-      index: page.index,
-      mimeType: essence || (textual ? 'text/plain' : 'application/octet-stream'),
-      offset: start,
-      bytes: bytes.byteLength,
-      more,
-      ...(total !== undefined ? { totalBytes: total } : {}),
-    },
+    text: redactSpans(shown, inside),
+    offset: Buffer.byteLength(text.slice(0, start)),
+    bytes: Buffer.byteLength(shown),
+    more: end < text.length || body.truncated,
   };
 }
 
-/** A UTF-8 character is at most 4 bytes: a boundary is found within 3 bytes of any offset. */
+/** A UTF-8 character is at most 4 bytes: one cut at a page's end is read whole within 3 bytes more. */
 const UTF8_MAX_CONTINUATION = 3;
-
-/** The first offset at or after `offset` that does not fall inside a UTF-8 character (or the end). */
-function characterStart(bytes: Uint8Array, offset: number): number {
-  let at = Math.min(offset, bytes.byteLength);
-  for (let n = 0; n < UTF8_MAX_CONTINUATION && at < bytes.byteLength && (bytes[at]! & 0xc0) === 0x80; n++) at++;
-  return at;
-}
 
 export async function responseToResult(res: UpstreamResponse, opts: ResponseOptions): Promise<ToolResult> {
   const isError = res.status >= 400;
-  const body = await res.readCapped(isError ? Math.min(opts.maxBytes, ERROR_READ_BYTES) : opts.maxBytes);
+  const redaction = opts.redaction ?? NO_SECRETS;
+  const limit = isError ? Math.min(opts.maxBytes, ERROR_READ_BYTES) : opts.maxBytes;
+  // Read past the limit by the longest secret form, so that one across the limit is found whole (see cut.ts).
+  const read = await res.readCapped(limit + redaction.lookaheadBytes);
+  const body: ReadBody = { ...read, truncated: read.truncated || read.bytes.byteLength > limit, limit, redaction };
   const contentType = res.header('content-type') ?? '';
   if (isError) return errorResponseResult(res, body, contentType, errorHeading(res, opts));
   if (body.bytes.byteLength === 0 && !body.truncated) return textResult(`${statusLine(res)} (empty body)`);
   return successResult(res, body, contentType, opts.maxBytes);
+}
+
+/**
+ * A body as read: `bytes` may run past `limit` (the lookahead); `truncated` says whether the body goes on past
+ * the limit, and then only `limit` bytes of it are shown.
+ */
+interface ReadBody extends CappedBody {
+  limit: number;
+  redaction: Redaction;
+}
+
+/** The body's text cut at its limit (cut.ts), and how many bytes of the body that shows. */
+function cutBody(
+  text: string,
+  body: ReadBody,
+  contentType: string,
+  maxChars = Infinity,
+): { text: string; bytes: number } {
+  const withinLimit = decodeText(body.bytes.subarray(0, body.limit), contentType, true).length;
+  const cut = cutEnd(text, Math.min(withinLimit, maxChars), body.redaction, true);
+  return { text: cut.text, bytes: Buffer.byteLength(text.slice(0, cut.end)) };
 }
 
 /**
@@ -286,12 +356,7 @@ export function errorStatus(text: string): number | undefined {
 }
 
 /** The heading, then the start of the body. Never structuredContent. */
-function errorResponseResult(
-  res: UpstreamResponse,
-  body: CappedBody,
-  contentType: string,
-  heading: string,
-): ToolResult {
+function errorResponseResult(res: UpstreamResponse, body: ReadBody, contentType: string, heading: string): ToolResult {
   if (body.bytes.byteLength === 0) return errorResult(heading);
   const essence = essenceOf(contentType);
   const textual =
@@ -302,18 +367,19 @@ function errorResponseResult(
     return errorResult(`${heading}\n\n[${describeSize(res, body)} of ${essence || 'binary data'}]`);
   }
   const text = decodeText(body.bytes, contentType, body.truncated);
-  const excerpt = text.slice(0, ERROR_EXCERPT_CHARS);
-  if (excerpt.length === text.length && !body.truncated) return errorResult(`${heading}\n\n${text}`);
-  return errorResult(`${heading}\n\n${excerpt}\n${truncationNote(res, Buffer.byteLength(excerpt))}`);
+  if (text.length <= ERROR_EXCERPT_CHARS && !body.truncated)
+    return errorResult(`${heading}\n\n${redactText(text, body.redaction)}`);
+  const excerpt = cutBody(text, body, contentType, ERROR_EXCERPT_CHARS);
+  return errorResult(`${heading}\n\n${excerpt.text}\n${truncationNote(res, excerpt.bytes)}`);
 }
 
-function describeSize(res: UpstreamResponse, body: CappedBody): string {
+function describeSize(res: UpstreamResponse, body: ReadBody): string {
   const declared = declaredLength(res);
   if (declared !== undefined) return `${declared} bytes`;
-  return body.truncated ? `more than ${body.bytes.byteLength} bytes` : `${body.bytes.byteLength} bytes`;
+  return body.truncated ? `more than ${body.limit} bytes` : `${body.bytes.byteLength} bytes`;
 }
 
-function successResult(res: UpstreamResponse, body: CappedBody, contentType: string, maxBytes: number): ToolResult {
+function successResult(res: UpstreamResponse, body: ReadBody, contentType: string, maxBytes: number): ToolResult {
   const essence = essenceOf(contentType);
   if (isJsonType(essence) || isTextualType(essence)) return textualResult(res, body, contentType);
   if (essence.startsWith('image/')) return mediaResult(res, body, 'image', essence, maxBytes);
@@ -329,13 +395,16 @@ function successResult(res: UpstreamResponse, body: CappedBody, contentType: str
  * structuredContent; a JSON content type with invalid JSON is still a successful text result. Without a
  * Content-Type, a body that parses as JSON counts as JSON; with a non-JSON type it is plain text.
  */
-function textualResult(res: UpstreamResponse, body: CappedBody, contentType: string): ToolResult {
-  const text = decodeText(body.bytes, contentType, body.truncated);
-  if (body.truncated)
+function textualResult(res: UpstreamResponse, body: ReadBody, contentType: string): ToolResult {
+  const whole = decodeText(body.bytes, contentType, body.truncated);
+  if (body.truncated) {
+    const shown = cutBody(whole, body, contentType);
     return {
-      ...textResult(`${text}\n${truncationNote(res, shownBytes(text, body, contentType))}`),
+      ...textResult(`${shown.text}\n${truncationNote(res, shownBytes(shown.bytes, body, contentType))}`),
       cut: bodyCut(res, essenceOf(contentType) || 'text/plain', false),
     };
+  }
+  const text = redactText(whole, body.redaction);
   const essence = essenceOf(contentType);
   const result = textResult(text);
   if (isJsonType(essence) || essence === '') {
@@ -351,7 +420,7 @@ function textualResult(res: UpstreamResponse, body: CappedBody, contentType: str
  */
 function mediaResult(
   res: UpstreamResponse,
-  body: CappedBody,
+  body: ReadBody,
   kind: 'image' | 'audio' | 'resource',
   mimeType: string,
   maxBytes: number,
@@ -360,7 +429,7 @@ function mediaResult(
     return {
       ...textResult(
         `${statusLine(res)}: the ${mimeType} body is larger than the ${maxBytes}-byte limit and was not included. ` +
-          truncationNote(res, body.bytes.byteLength),
+          truncationNote(res, body.limit),
       ),
       cut: bodyCut(res, mimeType, true),
     };
@@ -380,10 +449,10 @@ function bodyCut(res: UpstreamResponse, mimeType: string, binary: boolean): Body
   return { mimeType, binary, ...(total !== undefined ? { totalBytes: total } : {}) };
 }
 
-/** Bytes actually shown: a multi-byte character cut by the cap was dropped by the decoder. */
-function shownBytes(text: string, body: CappedBody, contentType: string): number {
+/** Bytes of the body shown: counted from the text in UTF-8; in another charset, the limit. */
+function shownBytes(utf8Bytes: number, body: ReadBody, contentType: string): number {
   const charset = charsetOf(contentType).toLowerCase();
-  return charset === 'utf-8' || charset === 'utf8' ? Buffer.byteLength(text) : body.bytes.byteLength;
+  return charset === 'utf-8' || charset === 'utf8' ? utf8Bytes : body.limit;
 }
 
 function parseJson(text: string): unknown {

@@ -5,6 +5,7 @@
  * logging through the console. It uses no Node-only API.
  */
 import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { cutEnd, NO_SECRETS } from './cut.js';
 import type { Extensions } from './extensions.js';
 import { EndpointAuthConfigError } from './endpoint-auth.js';
 import type { Hooks } from './hooks.js';
@@ -94,7 +95,7 @@ export async function createWebServer(options: WebServerOptions): Promise<WebSer
       const response = await handler.fetch(request);
       log.info('http request', {
         method: request.method,
-        path: pathOf(request).slice(0, MAX_LOGGED_PATH),
+        path: cutEnd(pathOf(request), MAX_LOGGED_PATH, NO_SECRETS).text,
         status: response.status,
         ms: Date.now() - started,
       });
@@ -105,7 +106,10 @@ export async function createWebServer(options: WebServerOptions): Promise<WebSer
   };
 }
 
-/** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
+/**
+ * Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path, cut without
+ * leaving part of a word at the edge (cut.ts), so a token in a path is never logged in part.
+ */
 const MAX_LOGGED_PATH = 200;
 
 function stringValues(env: Readonly<Record<string, unknown>>): NodeJS.ProcessEnv {

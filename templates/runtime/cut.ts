@@ -1,0 +1,133 @@
+/**
+ * Cuts that tell nothing. Wherever a text is cut before a caller sees it (the response cap, an error excerpt,
+ * a response link's page, a program's result, a log field), the cut is made so that no piece of a secret is
+ * left at the edge:
+ * - secrets are found in the whole text read (which reaches past the cut by the longest secret form), and a
+ *   cut that would fall inside one moves back to its start, so every secret shown is whole and then redacted;
+ * - the partial word at the edge is dropped *whatever it is*: the run of non-delimiter characters before the
+ *   cut. This masks the prefix of a credential in a form the server does not know (an upstream that itself
+ *   truncated or re-encoded a token) without depending on the secret: a rule that dropped only real pieces of a
+ *   credential would be an oracle, since a caller can place a guess such as `ghp_a` at the edge and see whether
+ *   it comes back.
+ */
+import { Buffer } from 'node:buffer';
+
+/** Whitespace, quotes, brackets, commas and semicolons end a word; anything else may be part of a credential. */
+const DELIMITER = /[\s"'`()[\]{}<>,;]/;
+
+export const REDACTED = '[redacted]';
+
+/** The least a cut's edge drops: a word up to this long is dropped whole (cut.ts). */
+const MIN_EDGE_CHARS = 512;
+
+/** What a cut needs to know of the secrets (cut.ts): their forms, and how far past a cut to read and drop. */
+export interface Redaction {
+  /** Longest first. */
+  readonly forms: readonly string[];
+  /** UTF-8 bytes of the longest form: read this far past a cut, a secret that starts before it is read whole. */
+  readonly lookaheadBytes: number;
+  /** How much of a partial word a cut's edge drops: max(512, the longest form). */
+  readonly edgeChars: number;
+}
+
+export function redactionOf(forms: readonly string[]): Redaction {
+  let redaction = redactions.get(forms);
+  if (!redaction) redactions.set(forms, (redaction = measured(forms)));
+  return redaction;
+}
+
+/** Worked out once per list of forms: the server's own list is the same array on every call. */
+const redactions = new WeakMap<readonly string[], Redaction>();
+
+function measured(forms: readonly string[]): Redaction {
+  const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
+  const longestBytes = forms.reduce((max, form) => Math.max(max, Buffer.byteLength(form)), 0);
+  return { forms, lookaheadBytes: longestBytes, edgeChars: Math.max(MIN_EDGE_CHARS, longest) };
+}
+
+/** No secrets to find: a cut still drops the partial word at its edge. */
+export const NO_SECRETS: Redaction = redactionOf([]);
+
+/** Where the secrets are in a text: the [start, end) spans of their occurrences, overlapping ones merged, in order. */
+export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const form of forms) {
+    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) spans.push([at, at + form.length]);
+  }
+  if (spans.length < 2) return spans;
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [spans[0]!];
+  for (const [start, end] of spans.slice(1)) {
+    const last = merged[merged.length - 1]!;
+    if (start < last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+/** The text with each span replaced by `[redacted]`. */
+export function redactSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  if (spans.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    out += text.slice(from, start) + REDACTED;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/** Every secret in the text replaced whole. */
+export function redactText(text: string, redaction: Redaction): string {
+  return redaction.forms.length === 0 ? text : redactSpans(text, secretSpans(text, redaction.forms));
+}
+
+/**
+ * Where a cut at `at` (a character index) really falls: back to the start of the word it would split (at most
+ * `edgeChars` back), and out of any secret. The same for every text with the same content before `at`, so pages
+ * cut this way still follow on from each other.
+ */
+export function cutBoundary(
+  text: string,
+  at: number,
+  spans: ReadonlyArray<readonly [number, number]>,
+  edgeChars: number,
+): number {
+  let cut = Math.min(Math.max(0, at), text.length);
+  const limit = Math.max(0, cut - edgeChars);
+  while (cut > limit && !DELIMITER.test(text[cut - 1]!)) cut--;
+  // Moving back out of one secret can land inside another that overlaps it: spans are merged, so once is enough.
+  for (const [start, end] of spans) if (start < cut && cut < end) cut = start;
+  return cut;
+}
+
+/**
+ * The text cut at `at` characters as the rules above say, its secrets redacted, and where in `text` the cut
+ * fell. `at` past the end: the whole text, redacted, unless `more` says the text itself was cut short (then its
+ * last word is dropped too).
+ */
+export function cutEnd(text: string, at: number, redaction: Redaction, more = false): { text: string; end: number } {
+  const spans = redaction.forms.length === 0 ? [] : secretSpans(text, redaction.forms);
+  const end = at >= text.length && !more ? text.length : cutBoundary(text, at, spans, redaction.edgeChars);
+  return {
+    text: redactSpans(
+      text.slice(0, end),
+      spans.filter(([, to]) => to <= end),
+    ),
+    end,
+  };
+}
+
+/** How many characters of `text` fit in `maxBytes` of UTF-8 (a character is never split). */
+export function charsWithinBytes(text: string, maxBytes: number): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const high = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : high ? 4 : 3;
+    if (bytes + size > maxBytes) return i;
+    bytes += size;
+    if (high) i++;
+  }
+  return text.length;
+}
