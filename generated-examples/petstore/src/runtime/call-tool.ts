@@ -6,6 +6,7 @@ import type { RuntimeConfig } from './config.js';
 import { runAfterResponse, runBeforeRequest, type Hooks } from './hooks.js';
 import { DEFAULT_USER_AGENT } from './http-client.js';
 import type { Logger } from './log.js';
+import { argumentsTooDeep } from './message-limits.js';
 import { buildRequest, RequestBuildError, type BuiltRequest } from './request.js';
 import { errorResult, type ToolResult } from './response.js';
 import type { ResponseLinker } from './response-links.js';
@@ -71,6 +72,10 @@ async function callToolUnredacted(
   sent: string[],
   page: { index: number; size: number } | undefined,
 ): Promise<ToolResult> {
+  // Calls that come from no tools/call (a program's api.* calls) are checked for depth here, before anything
+  // recurses into the arguments (the shield below walks them).
+  const tooDeep = argumentsTooDeep(args);
+  if (tooDeep) return errorResult(`Invalid arguments for tool ${tool.name}: ${tooDeep}`);
   const serverForms = serverRedactionForms(deps.registry.catalog, deps.env);
   const covered = shield.cover(args, serverForms);
   // Validation depends only on the arguments and the published schema, so it tells nothing of a secret; its
