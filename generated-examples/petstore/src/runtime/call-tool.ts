@@ -69,6 +69,7 @@ async function callToolUnredacted(
     env: deps.env,
     timeoutMs: deps.config.timeoutMs,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.config.upstreamTls ? { tls: deps.config.upstreamTls } : {}),
   }));
   const context = { catalog, env: deps.env, baseUrl, log: deps.log, ...(requestHeaders ? { requestHeaders } : {}) };
   const credentials = await credentialsForCall(auth, tool, context);
@@ -101,6 +102,7 @@ async function callToolUnredacted(
     ...(page ? { page } : {}),
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.config.upstreamTls ? { tls: deps.config.upstreamTls } : {}),
   });
   deps.log.debug('upstream call', {
     tool: tool.name,

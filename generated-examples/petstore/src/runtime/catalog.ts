@@ -117,7 +117,7 @@ export interface CatalogTool {
 /** How credentials for one security scheme are sent upstream, and where they come from. */
 export interface CatalogSecurityScheme {
   name: string;
-  kind: 'apiKey' | 'http-bearer' | 'http-basic' | 'http-raw' | 'oauth2' | 'openIdConnect';
+  kind: 'apiKey' | 'http-bearer' | 'http-basic' | 'http-raw' | 'oauth2' | 'openIdConnect' | 'mutualTLS';
   /** apiKey: where and under which name the key goes. */
   in?: 'header' | 'query' | 'cookie';
   paramName?: string;
@@ -135,6 +135,9 @@ export interface CatalogSecurityScheme {
     clientSecret?: string;
     tokenUrl?: string;
     scopes?: string;
+    /** mutualTLS: the client certificate and its key (PEM files, read at start: upstream-tls.ts). */
+    certFile?: string;
+    privateFile?: string;
   };
   /** oauth2 with a clientCredentials flow: the server fetches (and caches) its own access token. */
   clientCredentials?: { tokenUrl: string; scopes: string[] };
