@@ -13,4 +13,9 @@ export const GENERATED_DEPENDENCIES = {
   quickjsCore: '0.32.0',
   quickjsVariant: '0.32.0',
   sucrase: '3.35.1',
+  /**
+   * Not a dependency of the project: the README's Workers commands run it with `npx wrangler@<this>`, the version
+   * the generator's own targets test runs the Worker on (its package.json devDependency).
+   */
+  wrangler: '4.85.0',
 } as const;
