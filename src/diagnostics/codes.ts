@@ -63,7 +63,7 @@ export const DIAGNOSTIC_CODES = {
   },
   OTM_SECURITY_UNSUPPORTED: {
     title: 'A security scheme cannot be applied automatically',
-    fix: 'mutualTLS and similar schemes need configuration outside the generated server.',
+    fix: 'Use a scheme type the generated server applies: apiKey (header, query or cookie), http, oauth2, openIdConnect or mutualTLS.',
   },
   OTM_OUTPUT_NOT_EMPTY: {
     title: 'The output folder holds files this tool did not generate',

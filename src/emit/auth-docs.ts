@@ -14,6 +14,7 @@ export interface AuthView {
 
 export function authView(catalog: Catalog): AuthView {
   const schemes = catalog.securitySchemes;
+  const headerSchemes = schemes.filter((s) => s.kind !== 'mutualTLS');
   return {
     schemes: schemes.map((s) => ({ name: s.name, sent: howSent(s), variables: variablesOf(s) })),
     clientCredentials: schemes
@@ -27,10 +28,10 @@ export function authView(catalog: Catalog): AuthView {
       scheme,
       header,
     })),
-    defaultHeaders: schemes.map((s) => ({ scheme: s.name, header: defaultCallerHeader(s.name) })),
+    defaultHeaders: headerSchemes.map((s) => ({ scheme: s.name, header: defaultCallerHeader(s.name) })),
     exampleMapping:
-      schemes.length > 0
-        ? schemes
+      headerSchemes.length > 0
+        ? headerSchemes
             .slice(0, 2)
             .map((s, i) => `${s.name}=${i === 0 ? 'X-Upstream-Key' : 'X-Other-Key'}`)
             .join(',')
@@ -46,6 +47,8 @@ function howSent(s: CatalogSecurityScheme): string {
       return '`Authorization: Basic …`';
     case 'http-raw':
       return `\`Authorization: ${s.scheme ?? ''} …\``;
+    case 'mutualTLS':
+      return 'client certificate (mutual TLS), on every upstream and token request; Node server only';
     default:
       return s.clientCredentials ? '`Authorization: Bearer …` (client-credentials token)' : '`Authorization: Bearer …`';
   }
@@ -53,6 +56,8 @@ function howSent(s: CatalogSecurityScheme): string {
 
 function variablesOf(s: CatalogSecurityScheme): string {
   const code = (name: string | undefined) => (name ? `\`${name}\`` : '');
+  if (s.kind === 'mutualTLS')
+    return `${code(s.env.certFile)} + ${code(s.env.privateFile)} (+ \`API_TLS_PASSPHRASE\` for an encrypted key, \`API_TLS_CA_FILE\` for a private CA)`;
   if (s.kind === 'http-basic') return `${code(s.env.username)} + ${code(s.env.password)}`;
   if (s.clientCredentials) return `${code(s.env.value)}, or ${code(s.env.clientId)} + ${code(s.env.clientSecret)}`;
   return code(s.env.value);

@@ -121,6 +121,12 @@ export function catalogSecuritySchemes(schemes: readonly SecuritySchemeModel[]):
         scopes: envVar(prefix, 'SCOPES'),
       };
       result.push({ name: s.name, kind: 'oauth2', scheme: 'bearer', env, clientCredentials: s.clientCredentials });
+    } else if (s.type === 'mutualTLS') {
+      result.push({
+        name: s.name,
+        kind: 'mutualTLS',
+        env: { certFile: 'API_TLS_CERT_FILE', privateFile: 'API_TLS_PRIVATE_FILE' },
+      });
     } else if (s.type === 'http' || s.type === 'oauth2' || s.type === 'openIdConnect') {
       const kind = s.type === 'http' ? 'http-bearer' : s.type;
       result.push({ name: s.name, kind, scheme: 'bearer', env: { value: envVar(prefix, 'TOKEN') } });

@@ -4,6 +4,7 @@
  * Kubernetes manifests under deploy/. Each entry serves the one handler in src/runtime/web-handler.ts.
  */
 import type { EmittedFile } from './plan.js';
+import { GENERATED_DEPENDENCIES } from './versions.js';
 import type { PublishView } from './publish.js';
 import { renderTemplate } from './templates.js';
 
@@ -51,6 +52,7 @@ export function deployTargetFiles(view: DeployView): EmittedFile[] {
     workerName: view.deployment.name,
     image: view.deployment.image,
     credentialEnv: view.publish.credentialEnv,
+    wranglerVersion: GENERATED_DEPENDENCIES.wrangler,
     withCodeMode: view.toolMode.name === 'code',
   };
   return TEMPLATES.map((template) => ({

@@ -3,6 +3,7 @@
  * `ApiModel`; every later stage reads only this, never the raw document.
  */
 import type {
+  Base64Alphabet,
   BodyKind,
   JsonSchema,
   ParamLocation,
@@ -11,7 +12,7 @@ import type {
   ToolAnnotations,
 } from '../../templates/runtime/catalog.js';
 
-export type { BodyKind, JsonSchema, ParamLocation, ParamStyle, RequestPlan, ToolAnnotations };
+export type { Base64Alphabet, BodyKind, JsonSchema, ParamLocation, ParamStyle, RequestPlan, ToolAnnotations };
 
 export type SpecDialect = 'swagger-2.0' | 'openapi-3.0' | 'openapi-3.1';
 
@@ -116,8 +117,12 @@ export interface BodyModel {
   /** Input schema of the body as the tool accepts it (files already mapped to base64 objects). */
   schema: JsonSchema;
   fileFields: string[];
-  /** A binary media type with a `format: byte` schema: the argument is base64 text, sent as is (kind `text`). */
-  base64Text?: boolean;
+  /**
+   * The schema is base64 text (`format: byte`, `contentEncoding: base64` or `base64url`): the argument is that text,
+   * checked to be base64 and sent, in the spec's alphabet, as text (kind `text`, or `json` for a JSON media type,
+   * where it is a JSON string).
+   */
+  base64Text?: Base64Alphabet;
   encoding?: Record<string, { style?: ParamStyle; explode?: boolean; contentType?: string }>;
   /** Other media types the spec offers for this body, for documentation. */
   alternatives: string[];

@@ -3,7 +3,7 @@
  * README): JSON, vendor JSON, form-urlencoded, multipart, text, binary, anything else as text.
  */
 import { createBody } from '../ir/factory.js';
-import type { BodyKind, BodyModel, JsonSchema, ParamStyle } from '../ir/types.js';
+import type { Base64Alphabet, BodyKind, BodyModel, JsonSchema, ParamStyle } from '../ir/types.js';
 import { trimDescription } from '../schema/to-json-schema.js';
 import { joinPointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
@@ -72,7 +72,7 @@ export function normalizeRequestBody(ctx: NormalizeContext, node: unknown, point
   const rawSchema = isPlainObject(media) ? media['schema'] : undefined;
   const description = asString(body['description']);
   const required = body['required'] === true;
-  const shaped = shapeBodySchema(ctx, picked.kind, rawSchema, joinPointer(mediaPointer, 'schema'), required);
+  const shaped = shapeBodySchema(ctx, picked, rawSchema, joinPointer(mediaPointer, 'schema'), required);
   const encoding = isPlainObject(media) ? normalizeEncoding(media['encoding']) : undefined;
   return createBody({
     mediaType: picked.mediaType,
@@ -80,7 +80,7 @@ export function normalizeRequestBody(ctx: NormalizeContext, node: unknown, point
     required,
     schema: description ? { ...shaped.schema, description: trimDescription(description) } : shaped.schema,
     fileFields: shaped.fileFields,
-    ...(shaped.base64Text ? { base64Text: true } : {}),
+    ...(shaped.base64Text ? { base64Text: shaped.base64Text } : {}),
     alternatives: mediaTypes.filter((m) => m !== picked.mediaType),
     ...(description ? { description } : {}),
     ...(encoding ? { encoding } : {}),
@@ -91,26 +91,62 @@ interface ShapedBody {
   kind: BodyKind;
   schema: JsonSchema;
   fileFields: string[];
-  base64Text?: boolean;
+  base64Text?: Base64Alphabet;
 }
 
 function shapeBodySchema(
   ctx: NormalizeContext,
-  kind: BodyKind,
+  picked: { mediaType: string; kind: BodyKind },
   rawSchema: unknown,
   pointer: string,
   required: boolean,
 ): ShapedBody {
-  if (kind === 'binary') {
-    // `format: byte` is base64 text by the spec's own words: the API gets the text, not the bytes it encodes.
-    if (ctx.schemas.resolveRaw(rawSchema)?.['format'] === 'byte')
-      return { kind: 'text', schema: { ...BASE64_TEXT_SCHEMA }, fileFields: [], base64Text: true };
-    return { kind, schema: { ...FILE_INPUT_SCHEMA }, fileFields: [] };
-  }
+  const { kind } = picked;
+  const alphabet =
+    kind === 'form' || kind === 'multipart' ? undefined : base64Alphabet(ctx.schemas.resolveRaw(rawSchema));
+  if (alphabet) return base64TextBody(picked.mediaType, alphabet);
+  if (kind === 'binary') return { kind, schema: { ...FILE_INPUT_SCHEMA }, fileFields: [] };
   if (kind === 'text') return { kind, schema: { type: 'string' }, fileFields: [] };
   if (kind === 'multipart') return { kind, ...shapeMultipart(ctx, rawSchema, pointer) };
   const schema = ctx.schemas.convert(rawSchema, pointer);
   return { kind, schema: required && saysNothing(schema) ? { ...UNDESCRIBED_REQUIRED_BODY } : schema, fileFields: [] };
+}
+
+/**
+ * The alphabet of a body schema that is base64 text: OpenAPI 3.0's `format: byte` ("base64 encoded characters", what
+ * its file upload section calls content transferred with base64 encoding) or 3.1's `contentEncoding`.
+ */
+function base64Alphabet(schema: Record<string, unknown> | undefined): Base64Alphabet | undefined {
+  if (!schema || (schema['type'] !== undefined && schema['type'] !== 'string')) return undefined;
+  const encoding = typeof schema['contentEncoding'] === 'string' ? schema['contentEncoding'].toLowerCase() : undefined;
+  if (encoding === 'base64' || encoding === 'base64url') return encoding;
+  return schema['format'] === 'byte' ? 'base64' : undefined;
+}
+
+/**
+ * The body is the base64 text itself, whatever the media type: that is what `format: byte` says travels (and what
+ * Prism checks). Under a JSON media type the text is a JSON string; under any other it is sent as text. The runtime
+ * refuses an argument that is not base64 before sending it, and writes one in the other alphabet in the spec's.
+ */
+function base64TextBody(mediaType: string, alphabet: Base64Alphabet): ShapedBody {
+  const json = mediaTypeRank(mediaType).kind === 'json' && !isMediaRange(mediaType);
+  return {
+    kind: json ? 'json' : 'text',
+    schema: {
+      ...BASE64_TEXT_SCHEMA,
+      contentEncoding: alphabet,
+      description: json
+        ? 'The body as base64 text (RFC 4648), sent as a JSON string.'
+        : 'The body as base64 text (RFC 4648), sent as that text: encode the bytes, the API decodes them.',
+    },
+    fileFields: [],
+    base64Text: alphabet,
+  };
+}
+
+/** `*\/*` or `application/*`: a range says nothing about JSON, so base64 text under it goes as plain text. */
+function isMediaRange(mediaType: string): boolean {
+  return mediaType.split(';')[0]!.includes('*');
 }
 
 /** A schema that accepts any value (annotations aside). */
@@ -118,11 +154,11 @@ function saysNothing(schema: JsonSchema): boolean {
   return Object.keys(schema).every((key) => key === 'description' || key === 'examples');
 }
 
-/** A binary media type whose schema says `format: byte`: the argument is the base64 text, sent as is. */
+/** A body that is base64 text: the example shows models (and test samplers) what a valid value looks like. */
 const BASE64_TEXT_SCHEMA: JsonSchema = {
   type: 'string',
   contentEncoding: 'base64',
-  description: 'The body as base64 text, sent as is (the API decodes it).',
+  examples: ['aGVsbG8gd29ybGQ='],
 };
 
 /**
@@ -235,7 +271,7 @@ export function swagger2Body(ctx: NormalizeContext, params: RawParameter[], cons
     const required = bodyParam.raw['required'] === true;
     const shaped = shapeBodySchema(
       ctx,
-      kind,
+      { mediaType, kind },
       bodyParam.raw['schema'],
       joinPointer(bodyParam.pointer, 'schema'),
       required,
@@ -246,7 +282,7 @@ export function swagger2Body(ctx: NormalizeContext, params: RawParameter[], cons
       encodingKind: shaped.kind,
       required,
       schema: description ? { ...shaped.schema, description: trimDescription(description) } : shaped.schema,
-      ...(shaped.base64Text ? { base64Text: true } : {}),
+      ...(shaped.base64Text ? { base64Text: shaped.base64Text } : {}),
       alternatives: consumes.filter((c) => c !== mediaType),
     });
   }

@@ -25,12 +25,6 @@ export function normalizeSecuritySchemes(ctx: NormalizeContext): SecuritySchemeM
         joinPointer(base, name),
         `security scheme type ${String(raw['type'])} is not supported`,
       );
-    else if (scheme.type === 'mutualTLS')
-      ctx.diags.warn(
-        'OTM_SECURITY_UNSUPPORTED',
-        joinPointer(base, name),
-        'mutualTLS: the generated server sends no client certificate; requests that need one fail',
-      );
     if (scheme) result.push(scheme);
   }
   return result;

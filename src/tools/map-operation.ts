@@ -101,6 +101,7 @@ function bodyPlan(op: OperationModel, arg: string, contentTypeRequired: boolean)
   const plan: BodyPlan = { arg, mediaType: body.mediaType, kind: body.encodingKind, required: body.required };
   if (contentTypeRequired && !body.required) plan.contentTypeRequired = true;
   if (body.fileFields.length > 0) plan.fileFields = body.fileFields;
+  if (body.base64Text) plan.base64 = body.base64Text;
   if (body.encoding) plan.encoding = body.encoding;
   return plan;
 }
@@ -172,7 +173,7 @@ function withBodyUsage(description: string, body: OperationModel['body'], arg: s
   if (body.encodingKind === 'binary')
     return `${description}\n\nRequest body (${body.mediaType}): raw bytes; pass them base64-encoded as \`${arg}: { base64 }\`; they are decoded and sent as bytes.`;
   if (body.base64Text)
-    return `${description}\n\nRequest body (${body.mediaType}): base64 text; pass it as the string \`${arg}\`; it is sent as is, not decoded.`;
+    return `${description}\n\nRequest body (${body.mediaType}): base64 text; pass it as the string \`${arg}\` (RFC 4648, e.g. "aGVsbG8=" for "hello"); a value that is not base64 is refused; it is sent as text, not decoded.`;
   return description;
 }
 

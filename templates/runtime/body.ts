@@ -3,7 +3,8 @@
  * Content-Type out.
  */
 import { Buffer } from 'node:buffer';
-import type { BodyPlan, ParamStyle } from './catalog.js';
+import { base64Hint, inAlphabet, isBase64 } from './base64.js';
+import type { Base64Alphabet, BodyPlan, ParamStyle } from './catalog.js';
 import { encodeMultipart, type MultipartPart } from './multipart.js';
 import { isPlainObject } from './plain-object.js';
 import {
@@ -41,6 +42,16 @@ const OCTET_STREAM = 'application/octet-stream';
 const TEXT_PLAIN = 'text/plain';
 
 export function encodeBody(plan: BodyPlan, value: unknown): EncodedBody {
+  return encodeValue(plan, plan.base64 ? base64Text(plan.arg, value, plan.base64) : value);
+}
+
+/** Base64 text travels as that text: one that is not base64 is refused here rather than by the API. */
+function base64Text(arg: string, value: unknown, alphabet: Base64Alphabet): string {
+  if (typeof value !== 'string' || !isBase64(value)) throw new RequestBuildError(base64Hint(arg));
+  return inAlphabet(value, alphabet);
+}
+
+function encodeValue(plan: BodyPlan, value: unknown): EncodedBody {
   switch (plan.kind) {
     case 'json':
       return { body: JSON.stringify(value) ?? 'null', contentType: concreteOr(plan.mediaType, 'application/json') };

@@ -6,7 +6,9 @@
  */
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import { senderFor, type UpstreamResponse, type UpstreamTls } from './http-client.js';
 import { isPlainObject } from './plain-object.js';
+import { tlsFailure } from './tls-failure.js';
 
 export interface TokenRequest {
   tokenUrl: string;
@@ -16,8 +18,10 @@ export interface TokenRequest {
 }
 
 export interface TokenClientOptions {
-  /** Injected for tests; defaults to the global fetch. */
+  /** Sends token requests through this fetch (web targets, tests); else through node:http, as upstream calls. */
   fetch?: typeof fetch;
+  /** Client certificate and extra CAs, as for upstream calls (node:http only: upstream-tls.ts). */
+  tls?: UpstreamTls;
   /** Budget of one token request. */
   timeoutMs: number;
   /** Injected for tests; defaults to Date.now. */
@@ -28,6 +32,9 @@ export interface TokenClientOptions {
 export class TokenRequestError extends Error {
   override readonly name = 'TokenRequestError';
 }
+
+/** A token response is a few hundred bytes of JSON; more than this is not one. */
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 /** How long a token is kept when the token endpoint does not say (no `expires_in`). */
 const DEFAULT_LIFETIME_MS = 5 * 60_000;
@@ -90,24 +97,28 @@ export class ClientCredentialsTokens {
     const body = new URLSearchParams({ grant_type: 'client_credentials' });
     if (request.scopes.length > 0) body.set('scope', request.scopes.join(' '));
     const started = this.now();
-    let response: Response;
+    let response: UpstreamResponse;
+    let bytes: Uint8Array;
     try {
-      response = await (this.options.fetch ?? fetch)(request.tokenUrl, {
+      // Redirects are not followed: the client secret goes to the configured endpoint only.
+      const send = await senderFor(this.options);
+      response = await send({
         method: 'POST',
+        url: request.tokenUrl,
         headers: {
           authorization: basicCredentials(request.clientId, request.clientSecret),
           'content-type': 'application/x-www-form-urlencoded',
           accept: 'application/json',
         },
         body: body.toString(),
-        redirect: 'error',
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
+      ({ bytes } = await response.readCapped(MAX_TOKEN_RESPONSE_BYTES));
     } catch (error) {
       throw new TokenRequestError(`cannot reach the token endpoint ${request.tokenUrl} (${reasonOf(error)})`);
     }
-    const payload = await response.json().catch(() => undefined);
-    if (!response.ok)
+    const payload = parsedJson(bytes);
+    if (response.status < 200 || response.status > 299)
       throw new TokenRequestError(
         `the token endpoint ${request.tokenUrl} answered HTTP ${response.status}${oauthErrorOf(payload)}`,
       );
@@ -150,8 +161,21 @@ function oauthErrorOf(payload: unknown): string {
   return typeof code === 'string' && /^[\x20-\x7e]{1,64}$/.test(code) ? ` (${code})` : '';
 }
 
+function parsedJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** node:http puts the system error code on the error, fetch on its cause. */
 function reasonOf(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string' ? cause.code : error instanceof Error ? error.message : String(error);
+  const tls = tlsFailure(error);
+  if (tls !== undefined) return tls;
+  const code = [error, error instanceof Error ? error.cause : undefined]
+    .map((candidate) => (candidate as { code?: unknown } | undefined)?.code)
+    .find((candidate): candidate is string => typeof candidate === 'string');
+  return code ?? (error instanceof Error ? error.message : String(error));
 }

@@ -165,19 +165,23 @@ describe('ref-siblings-31.yaml: OpenAPI 3.1 applies the siblings of $ref', () =>
 describe('binary-bodies.yaml: format binary is raw octets, format byte is base64 text', () => {
   const { project, client } = served('binary-bodies.yaml');
   const bytes = Buffer.from([0, 1, 2, 0xfe, 0xff]);
+  const invoice = '4f7c9d2e-1a3b-4c5d-8e9f-0a1b2c3d4e5f';
   const calls: Call[] = [
     ['putRaw', { body: { base64: bytes.toString('base64') } }],
     ['putEncoded', { body: bytes.toString('base64') }],
+    ['createInvoiceAttachmentByFileName', { InvoiceID: invoice, FileName: 'a.pdf', body: 'JVBERi0xLjQK' }],
+    ['putEncodedText', { body: 'AAEC_v8=' }],
+    ['putEncodedJson', { body: 'AAEC/v8=' }],
   ];
 
-  it('says in each tool description what to pass', async () => {
+  it('says in each tool description and input schema what to pass', async () => {
     const { tools } = await client().listTools();
     expect(tools.find((t) => t.name === 'putRaw')!.description).toContain(
       'raw bytes; pass them base64-encoded as `body: { base64 }`',
     );
-    expect(tools.find((t) => t.name === 'putEncoded')!.description).toContain(
-      'base64 text; pass it as the string `body`; it is sent as is, not decoded',
-    );
+    const encoded = tools.find((t) => t.name === 'putEncoded')!;
+    expect(encoded.description).toContain('base64 text; pass it as the string `body` (RFC 4648');
+    expect(encoded.inputSchema.properties!['body']).toMatchObject({ type: 'string', contentEncoding: 'base64' });
   });
 
   it('decodes a format binary body and sends the bytes', async () => {
@@ -186,11 +190,27 @@ describe('binary-bodies.yaml: format binary is raw octets, format byte is base64
     expect(req.body.equals(bytes)).toBe(true);
   });
 
-  it('sends a format byte body as the base64 text it is', async () => {
-    const req = await sent(client(), calls[1]!);
-    expect(req.headers['content-type']).toBe('application/octet-stream');
-    expect(req.body.toString('latin1')).toBe('AAEC/v8=');
+  it('sends a format byte body as the base64 text it is, under a binary, text or JSON media type', async () => {
+    const octets = await sent(client(), calls[1]!);
+    expect(octets.headers['content-type']).toBe('application/octet-stream');
+    expect(octets.body.equals(Buffer.from('AAEC/v8=', 'latin1'))).toBe(true);
+    const text = await sent(client(), calls[3]!);
+    expect(text.headers['content-type']).toBe('text/plain');
+    // Written in the URL-safe alphabet, sent in the standard one that format: byte means.
+    expect(text.body.equals(Buffer.from('AAEC/v8=', 'latin1'))).toBe(true);
+    const json = await sent(client(), calls[4]!);
+    expect(json.headers['content-type']).toBe('application/json');
+    expect(json.body.equals(Buffer.from('"AAEC/v8="', 'latin1'))).toBe(true);
+  });
+
+  it('refuses a format byte body that is not base64 before sending it, saying how to fix it', async () => {
+    for (const body of ['string', 'aGVsbG8', 'data:application/pdf;base64,JVBERi0xLjQK', 'AAEC/v8_']) {
+      const message = await refused(client(), ['putEncoded', { body }]);
+      expect(message).toContain('"body" must be base64 (RFC 4648');
+      expect(message).toContain("encode the file's bytes");
+    }
     await refused(client(), ['putEncoded', { body: { base64: 'AAEC/v8=' } }]);
+    await refused(client(), ['putEncodedJson', { body: 'not base64!' }]);
   });
 
   it('is what Prism accepts', async () => {

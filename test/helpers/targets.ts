@@ -4,7 +4,7 @@
  * dev`, which runs the Worker on workerd). Each listens on 127.0.0.1 and is ready once /health answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './generated-project.js';
 import { freePort } from './spawn-http.js';
@@ -30,9 +30,21 @@ export function targetBinary(target: Exclude<Target, 'node'>): string {
   return path;
 }
 
+/** The `.dev.vars` lines the generated README gives for running the Worker locally, its `…` placeholders left out. */
+function readmeDevVars(projectDir: string): string[] {
+  const readme = readFileSync(join(projectDir, 'README.md'), 'utf8');
+  const block = /Create `\.dev\.vars`[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (block === undefined) throw new Error('the generated README does not say what goes in .dev.vars');
+  return block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.endsWith('="…"'));
+}
+
 /**
- * `env` reaches the server as its environment: process variables on Node, Deno and Bun; on workerd,
- * `secrets` go to `.dev.vars` (wrangler's local secrets) and the rest to `--var`, both Worker bindings.
+ * `env` and `secrets` reach the server as its environment: process variables on Node, Deno and Bun; on workerd,
+ * the Worker's bindings from `.dev.vars`, written as the generated README's Workers section says (its lines, then
+ * the values), and run with `wrangler dev` as it says: no `--var` the README does not mention.
  */
 export async function startTarget(
   target: Target,
@@ -58,17 +70,8 @@ export async function startTarget(
       [command, args] = [targetBinary('bun'), ['dist/bun.js']];
       break;
     case 'workerd': {
-      writeFileSync(
-        join(projectDir, '.dev.vars'),
-        Object.entries(secrets)
-          .map(([name, value]) => `${name}=${JSON.stringify(value)}\n`)
-          .join(''),
-      );
-      // wrangler.toml's MCP_ALLOWED_HOSTS names the workers.dev host; locally the Host is 127.0.0.1.
-      const vars = Object.entries({ MCP_ALLOWED_HOSTS: '127.0.0.1,localhost', ...env }).flatMap(([name, value]) => [
-        '--var',
-        `${name}:${value}`,
-      ]);
+      const values = Object.entries(all).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+      writeFileSync(join(projectDir, '.dev.vars'), [...readmeDevVars(projectDir), ...values, ''].join('\n'));
       const inspector = await freePort();
       [command, args] = [
         process.execPath,
@@ -84,7 +87,6 @@ export async function startTarget(
           '--show-interactive-dev-session=false',
           '--log-level',
           'warn',
-          ...vars,
         ],
       ];
       childEnv = { ...base, WRANGLER_SEND_METRICS: 'false', CI: 'true', XDG_CONFIG_HOME: join(projectDir, '.config') };

@@ -295,6 +295,25 @@ describe('binary bodies', () => {
   });
 });
 
+describe('base64 text bodies (format: byte)', () => {
+  const octets = plan('text', 'application/octet-stream', { base64: 'base64' });
+
+  it('are refused unless they are padded RFC 4648 base64, with what to do in the message', () => {
+    for (const value of ['string', 'aGVsbG8', 'aGVsbG9=', 'AAEC/v8_', 'data:image/png;base64,iVBORw==', ' aGk=', 42]) {
+      expect(() => encodeBody(octets, value), String(value)).toThrow(
+        '"body" must be base64 (RFC 4648, standard or URL-safe alphabet, padded with "=" to a multiple of 4 characters, no data: prefix): encode the file\'s bytes',
+      );
+    }
+  });
+
+  it('are sent as the text, in the alphabet the spec names', () => {
+    expect(encodeBody(octets, 'AAEC_v8=')).toEqual({ body: 'AAEC/v8=', contentType: 'application/octet-stream' });
+    expect(encodeBody(plan('text', 'text/plain', { base64: 'base64url' }), 'AAEC/v8=').body).toBe('AAEC_v8=');
+    expect(encodeBody(plan('json', 'application/json', { base64: 'base64' }), 'aGk=').body).toBe('"aGk="');
+    expect(encodeBody(octets, '').body).toBe('');
+  });
+});
+
 describe('text bodies', () => {
   it('strings as is, other values as text', () => {
     expect(encodeBody(plan('text', 'text/plain'), 'a\nb')).toEqual({ body: 'a\nb', contentType: 'text/plain' });

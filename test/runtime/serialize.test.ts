@@ -106,7 +106,7 @@ describe('query parameter values', () => {
     expect(query(form, false)).toBe('color=false');
     expect(query(form, 0)).toBe('color=0');
     expect(query(form, 1.5)).toBe('color=1.5');
-    expect(query(form, -2e21)).toBe('color=-2e%2B21');
+    expect(query(form, -2e21)).toBe('color=-2000000000000000000000');
     expect(query(form, null)).toBe('color=');
   });
 
@@ -186,6 +186,22 @@ describe('query parameter values', () => {
   it('a content (JSON) parameter is JSON.stringify-ed then encoded like a string', () => {
     const content = plan('query', 'form', true, { name: 'filter', contentType: 'application/json' });
     expect(query(content, { a: 1, b: ['x y'] })).toBe('filter=%7B%22a%22%3A1%2C%22b%22%3A%5B%22x%20y%22%5D%7D');
+  });
+});
+
+describe('numbers are written in plain decimal digits, never in exponent form', () => {
+  it('an integer of 1e21 or more goes as the integer it is, in a path, a query and a header', () => {
+    const id = plan('path', 'simple', false, { arg: 'id', name: 'id' });
+    expect(serializePathParam(id, 1e21)).toBe('1000000000000000000000');
+    expect(serializePathParam(id, 1.2345e25)).toBe('12345000000000000000000000');
+    expect(query(plan('query', 'form', true), [1e21, 7])).toBe('color=1000000000000000000000&color=7');
+    expect(serializeHeaderParam(plan('header', 'simple', false), -3e22)).toBe('-30000000000000000000000');
+  });
+
+  it('small fractions keep their digits, and ordinary numbers are unchanged', () => {
+    expect(serializePathParam(plan('path', 'simple', false), 1.5e-7)).toBe('0.00000015');
+    expect(serializePathParam(plan('path', 'simple', false), 123.25)).toBe('123.25');
+    expect(serializePathParam(plan('path', 'simple', false), 2 ** 53)).toBe('9007199254740992');
   });
 });
 

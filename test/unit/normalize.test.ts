@@ -167,7 +167,61 @@ describe('normalize', () => {
       'text',
       'string',
       'base64',
-      true,
+      'base64',
+    ]);
+  });
+
+  it('reads OpenAPI 3.1 contentEncoding as base64 text, a JSON string under a JSON media type', () => {
+    const body = (mediaType: string, schema: Record<string, unknown>) => ({
+      required: true,
+      content: { [mediaType]: { schema } },
+    });
+    const { api } = normalize(
+      {
+        openapi: '3.1.0',
+        paths: {
+          '/a': {
+            put: { requestBody: body('image/png', { type: 'string', contentEncoding: 'base64' }), responses: {} },
+            post: { requestBody: body('text/plain', { contentEncoding: 'base64url' }), responses: {} },
+            patch: { requestBody: body('application/json', { type: 'string', format: 'byte' }), responses: {} },
+          },
+        },
+      },
+      'openapi-3.1',
+    );
+    const shapes = api.operations.map((op) => [op.method, op.body!.encodingKind, op.body!.base64Text]);
+    expect(shapes).toEqual([
+      ['put', 'text', 'base64'],
+      ['post', 'text', 'base64url'],
+      ['patch', 'json', 'base64'],
+    ]);
+  });
+
+  it('reads a Swagger 2.0 body parameter of format byte as base64 text', () => {
+    const { api } = normalize(
+      {
+        swagger: '2.0',
+        paths: {
+          '/files/{name}': {
+            put: {
+              consumes: ['application/octet-stream'],
+              parameters: [
+                { name: 'name', in: 'path', required: true, type: 'string' },
+                { name: 'file', in: 'body', required: true, schema: { type: 'string', format: 'byte' } },
+              ],
+              responses: {},
+            },
+          },
+        },
+      },
+      'swagger-2.0',
+    );
+    const body = api.operations[0]!.body!;
+    expect([body.mediaType, body.encodingKind, body.base64Text, body.schema['contentEncoding']]).toEqual([
+      'application/octet-stream',
+      'text',
+      'base64',
+      'base64',
     ]);
   });
 

@@ -94,6 +94,7 @@ async function callToolUnredacted(
     env: deps.env,
     timeoutMs: deps.config.timeoutMs,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.config.upstreamTls ? { tls: deps.config.upstreamTls } : {}),
   }));
   const context = { catalog, env: deps.env, baseUrl, log: deps.log, ...(requestHeaders ? { requestHeaders } : {}) };
   const credentials = await credentialsForCall(auth, tool, context);
@@ -131,6 +132,7 @@ async function callToolUnredacted(
     ...(page ? { page } : {}),
     ...(signal ? { signal } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.config.upstreamTls ? { tls: deps.config.upstreamTls } : {}),
   });
   deps.log.debug('upstream call', {
     tool: tool.name,

@@ -64,8 +64,10 @@ export function callerHeaderMap(
   schemes: readonly CatalogSecurityScheme[],
 ): Map<string, string> {
   if (!config || config.mode === 'off') return new Map();
-  if (!config.map) return new Map(schemes.map((s) => [s.name, defaultCallerHeader(s.name)]));
-  const known = new Set(schemes.map((s) => s.name));
+  // A client certificate belongs to the server's TLS connection: no request header can carry one.
+  const headerSchemes = schemes.filter((s) => s.kind !== 'mutualTLS');
+  if (!config.map) return new Map(headerSchemes.map((s) => [s.name, defaultCallerHeader(s.name)]));
+  const known = new Set(headerSchemes.map((s) => s.name));
   return new Map(
     Object.entries(config.map)
       .filter(([scheme]) => known.has(scheme))

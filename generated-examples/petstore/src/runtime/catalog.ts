@@ -45,6 +45,9 @@ export interface ParamPlan {
  * - binary: the argument is `{ base64 }` or `{ text }`; sent as raw bytes.
  * - text: the argument is a string, sent as is.
  */
+/** RFC 4648 section 4 (`base64`) or section 5 (`base64url`). */
+export type Base64Alphabet = 'base64' | 'base64url';
+
 export type BodyKind = 'json' | 'form' | 'multipart' | 'binary' | 'text';
 
 export interface BodyPlan {
@@ -59,6 +62,11 @@ export interface BodyPlan {
   contentTypeRequired?: boolean;
   /** Multipart/form: properties that are files (base64 objects in the input). */
   fileFields?: string[];
+  /**
+   * The argument is base64 text (`format: byte`): refused unless it is base64 (either alphabet), then sent as that
+   * text in the spec's alphabet.
+   */
+  base64?: Base64Alphabet;
   /** Form/multipart: per-property serialization from the spec's `encoding` (only non-defaults are listed). */
   encoding?: Record<string, { style?: ParamStyle; explode?: boolean; contentType?: string }>;
 }
@@ -109,7 +117,7 @@ export interface CatalogTool {
 /** How credentials for one security scheme are sent upstream, and where they come from. */
 export interface CatalogSecurityScheme {
   name: string;
-  kind: 'apiKey' | 'http-bearer' | 'http-basic' | 'http-raw' | 'oauth2' | 'openIdConnect';
+  kind: 'apiKey' | 'http-bearer' | 'http-basic' | 'http-raw' | 'oauth2' | 'openIdConnect' | 'mutualTLS';
   /** apiKey: where and under which name the key goes. */
   in?: 'header' | 'query' | 'cookie';
   paramName?: string;
@@ -127,6 +135,9 @@ export interface CatalogSecurityScheme {
     clientSecret?: string;
     tokenUrl?: string;
     scopes?: string;
+    /** mutualTLS: the client certificate and its key (PEM files, read at start: upstream-tls.ts). */
+    certFile?: string;
+    privateFile?: string;
   };
   /** oauth2 with a clientCredentials flow: the server fetches (and caches) its own access token. */
   clientCredentials?: { tokenUrl: string; scopes: string[] };

@@ -20,6 +20,7 @@ import type { DeclarationsFile } from './code-mode.js';
 import { readEnv } from './environment.js';
 import { buildServerCore, lazy } from './server-core.js';
 import { startStdio } from './stdio.js';
+import { loadUpstreamTls } from './upstream-tls.js';
 
 export interface CreateServerOptions extends Extensions {
   /** The project's catalog.json (search-index.json is read beside it). */
@@ -54,6 +55,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   // itself costs a trip into the C++ environment each time.
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   const { catalogUrl } = options;
+  const upstreamTls = loadUpstreamTls(env);
   const core = buildServerCore(
     {
       catalog: await (options.catalogBytes ?? readDataAhead(catalogUrl)),
@@ -61,7 +63,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
       declarations: () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl)),
       projectFile: (file) => readFile(new URL(file, catalogUrl), 'utf8'),
     },
-    { ...options, env },
+    { ...options, env, ...(upstreamTls ? { upstreamTls } : {}) },
   );
   const { config, log } = core;
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for.

@@ -50,7 +50,9 @@ export type CredentialResolution =
 type SchemeCredential =
   | { scheme: CatalogSecurityScheme; source: 'value'; value: string }
   | { scheme: CatalogSecurityScheme; source: 'basic'; username: string; password: string }
-  | { scheme: CatalogSecurityScheme; source: 'client-credentials'; request: TokenRequest };
+  | { scheme: CatalogSecurityScheme; source: 'client-credentials'; request: TokenRequest }
+  /** Presented by the TLS connection itself (a client certificate): nothing goes on the request. */
+  | { scheme: CatalogSecurityScheme; source: 'connection' };
 
 type CredentialChoice = { ok: true; credentials: SchemeCredential[] } | { ok: false; missing: MissingCredential[] };
 
@@ -82,7 +84,7 @@ function chooseCredentials(
     const missing: MissingCredential[] = [];
     for (const name of alternative) {
       const scheme = byName.get(name);
-      if (!scheme) continue; // unsupported scheme (e.g. mutualTLS): configured outside this server
+      if (!scheme) continue; // a scheme the catalog does not carry: nothing this server could send
       const found = credentialFor(scheme, sources);
       if ('variable' in found) missing.push(found);
       else credentials.push(found);
@@ -98,6 +100,7 @@ function credentialFor(
   scheme: CatalogSecurityScheme,
   sources: CredentialSources,
 ): SchemeCredential | MissingCredential {
+  if (scheme.kind === 'mutualTLS') return clientCertificate(scheme, sources.env);
   const fromCaller = sources.caller?.get(scheme.name);
   if (fromCaller) return { scheme, source: 'value', value: fromCaller };
   const env = sources.env;
@@ -128,6 +131,16 @@ function missingFor(scheme: CatalogSecurityScheme, variable: string, sources: Cr
   return { scheme: scheme.name, variable, ...(orVariables ? { orVariables } : {}), ...(header ? { header } : {}) };
 }
 
+/** Set at start or the server would not have started (upstream-tls.ts), so the variable being set is enough. */
+function clientCertificate(
+  scheme: CatalogSecurityScheme,
+  env: NodeJS.ProcessEnv,
+): SchemeCredential | MissingCredential {
+  const { certFile = 'API_TLS_CERT_FILE', privateFile = 'API_TLS_PRIVATE_FILE' } = scheme.env;
+  if (env[certFile]?.trim()) return { scheme, source: 'connection' };
+  return { scheme: scheme.name, variable: `${certFile} and ${privateFile}` };
+}
+
 /** The token request for a client-credentials scheme whose client id and secret are both set. */
 function clientCredentialsRequest(scheme: CatalogSecurityScheme, sources: CredentialSources): TokenRequest | undefined {
   const flow = scheme.clientCredentials;
@@ -156,6 +169,7 @@ async function applyCredentials(
 ): Promise<AppliedCredentials> {
   const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], secrets: [], tokens: [] };
   for (const credential of credentials) {
+    if (credential.source === 'connection') continue;
     if (credential.source === 'basic') {
       applyBasic(credential.username, credential.password, applied);
     } else if (credential.source === 'client-credentials') {

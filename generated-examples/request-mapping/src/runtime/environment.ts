@@ -97,6 +97,34 @@ export const ENV = {
     description: 'Response bytes returned to the model before truncation.',
     example: '100000',
   }),
+  // Mutual TLS and private CAs (upstream-tls.ts): read once at start; the Node server's own client applies them.
+  // File names are not secrets: no name here says "key" or "token", words tools take to mean a credential to fill.
+  API_TLS_CA_FILE: variable({
+    parse: trimmed,
+    default: undefined,
+    description:
+      "PEM file of the CA certificates that sign the API's (and its OAuth token endpoint's) TLS certificate, trusted besides Node's built-in ones: a private CA. Node server only.",
+    example: '',
+  }),
+  API_TLS_CERT_FILE: variable({
+    parse: trimmed,
+    default: undefined,
+    description:
+      'PEM file of the client certificate (mutual TLS) presented to the API and its OAuth token endpoint, with API_TLS_PRIVATE_FILE. Node server only.',
+    example: '',
+  }),
+  API_TLS_PRIVATE_FILE: variable({
+    parse: trimmed,
+    default: undefined,
+    description: "PEM file of the client certificate's private key, with API_TLS_CERT_FILE. Node server only.",
+    example: '',
+  }),
+  API_TLS_PASSPHRASE: variable({
+    parse: nonEmpty,
+    default: undefined,
+    description: 'Passphrase of an encrypted API_TLS_PRIVATE_FILE (a secret).',
+    example: '',
+  }),
   PORT: variable({
     parse: positiveInt,
     default: 3000,

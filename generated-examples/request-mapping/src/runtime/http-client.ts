@@ -35,6 +35,38 @@ export interface UpstreamResponse {
 
 export type SendRequest = (request: OutgoingRequest) => Promise<UpstreamResponse>;
 
+/** Client certificate and extra CAs for every upstream TLS connection (PEM text; upstream-tls.ts reads them). */
+export interface UpstreamTls {
+  ca?: string[];
+  cert?: string;
+  key?: string;
+  passphrase?: string;
+}
+
+export interface SenderOptions {
+  /** Sends through this fetch instead of node:http (every web target passes its own; tests inject one). */
+  fetch?: typeof fetch;
+  /** The User-Agent header when the request sets none. */
+  userAgent?: string;
+  /** Node's client only: a given fetch cannot take it (config.ts refuses to start with both). */
+  tls?: UpstreamTls;
+}
+
+/**
+ * The one seam between the targets: a given fetch, else node:http, which on Node costs less per call than fetch
+ * (node-http-client.ts) and is loaded only then.
+ */
+export async function senderFor(opts: SenderOptions): Promise<SendRequest> {
+  if (opts.fetch) return sendWithFetch(opts.fetch, opts.userAgent);
+  return (await loadNodeHttp()).sendWithNodeHttp(opts.userAgent, opts.tls);
+}
+
+let nodeHttp: Promise<typeof import('./node-http-client.js')> | undefined;
+
+function loadNodeHttp(): NonNullable<typeof nodeHttp> {
+  return (nodeHttp ??= import('./node-http-client.js'));
+}
+
 /** Who calls, when the request names no User-Agent. */
 export const DEFAULT_USER_AGENT = 'openapi-to-mcp';
 

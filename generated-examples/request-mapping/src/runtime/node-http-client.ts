@@ -18,6 +18,7 @@ import {
   type OutgoingRequest,
   type SendRequest,
   type UpstreamResponse,
+  type UpstreamTls,
 } from './http-client.js';
 
 /** Compression this client decodes, when the request names none. */
@@ -36,15 +37,35 @@ const agents = {
 /** Redirect and retry bodies up to this size are drained so the connection is reused; larger ones are dropped. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;
 
-export function sendWithNodeHttp(userAgent = DEFAULT_USER_AGENT): SendRequest {
-  return (request) => sendOnce(request, userAgent, true);
+/** A keep-alive https agent per set of TLS material (one per server: it is read once, at start). */
+const tlsAgents = new WeakMap<UpstreamTls, HttpsAgent>();
+
+function httpsAgentFor(tls: UpstreamTls | undefined): HttpsAgent {
+  if (!tls) return agents['https:'];
+  let agent = tlsAgents.get(tls);
+  if (!agent) {
+    agent = new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS, ...tls });
+    tlsAgents.set(tls, agent);
+  }
+  return agent;
+}
+
+/** `tls`: the client certificate and extra CAs every https request presents and trusts (upstream-tls.ts). */
+export function sendWithNodeHttp(userAgent = DEFAULT_USER_AGENT, tls?: UpstreamTls): SendRequest {
+  const httpsAgent = httpsAgentFor(tls);
+  return (request) => sendOnce(request, { userAgent, httpsAgent }, true);
+}
+
+interface Connection {
+  userAgent: string;
+  httpsAgent: HttpsAgent;
 }
 
 /**
  * One request. A request that fails on a kept-alive connection before any response came (the server had
  * closed it as it was reused) is sent once more on a fresh one when repeating it is harmless.
  */
-function sendOnce(request: OutgoingRequest, userAgent: string, mayRepeat: boolean): Promise<UpstreamResponse> {
+function sendOnce(request: OutgoingRequest, connection: Connection, mayRepeat: boolean): Promise<UpstreamResponse> {
   const { signal } = request;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<UpstreamResponse>((resolve, reject) => {
@@ -56,7 +77,7 @@ function sendOnce(request: OutgoingRequest, userAgent: string, mayRepeat: boolea
     };
     const release = () => signal.removeEventListener('abort', onAbort);
     try {
-      req = requestFor(request, userAgent);
+      req = requestFor(request, connection);
     } catch (error) {
       reject(error);
       return;
@@ -70,7 +91,7 @@ function sendOnce(request: OutgoingRequest, userAgent: string, mayRepeat: boolea
       if (response) return; // the response's own reader reports it
       release();
       if (mayRepeat && req.reusedSocket && !signal.aborted && isRepeatable(request) && isConnectionReset(error)) {
-        resolve(sendOnce(request, userAgent, false));
+        resolve(sendOnce(request, connection, false));
         return;
       }
       reject(error);
@@ -79,7 +100,7 @@ function sendOnce(request: OutgoingRequest, userAgent: string, mayRepeat: boolea
   });
 }
 
-function requestFor(request: OutgoingRequest, userAgent: string): ClientRequest {
+function requestFor(request: OutgoingRequest, { userAgent, httpsAgent }: Connection): ClientRequest {
   const url = new URL(request.url);
   const secure = url.protocol === 'https:';
   if (!secure && url.protocol !== 'http:')
@@ -91,7 +112,7 @@ function requestFor(request: OutgoingRequest, userAgent: string): ClientRequest 
   else if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')
     headers['content-length'] = '0';
   const send = secure ? httpsRequest : httpRequest;
-  return send(url, { method: request.method, headers, agent: agents[secure ? 'https:' : 'http:'] });
+  return send(url, { method: request.method, headers, agent: secure ? httpsAgent : agents['http:'] });
 }
 
 function byteLengthOf(body: string | Uint8Array): number {

@@ -7,7 +7,7 @@
  * Value conventions shared by every location:
  * - `undefined` means "not given": the parameter is omitted.
  * - `null` is sent as an empty value (`a=` in a query).
- * - booleans become `true` / `false`, numbers `String(n)`.
+ * - booleans become `true` / `false`, numbers their plain decimal digits (never `1e+21`: see numberToText).
  * - A value nested deeper than the style can express (an object inside an array, say) is sent as JSON,
  *   since OpenAPI defines no serialization for it and JSON is the least surprising fallback.
  * - A parameter with `contentType` (declared with `content`, not `schema`) is JSON text, encoded like a
@@ -108,8 +108,28 @@ function isContainer(value: unknown): boolean {
 export function scalarToString(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number') return numberToText(value);
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value) ?? '';
+}
+
+const EXPONENT_FORM = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/;
+
+/**
+ * A number in plain decimal notation. JavaScript writes 1e21 and up (and below 1e-6) in exponent form, and an
+ * integer that large passes an `integer` schema: `String(1e21)` is `1e+21`, which an API parsing an integer
+ * from a path or query refuses. The digits are the ones JavaScript prints, only the decimal point moves.
+ */
+export function numberToText(value: number): string {
+  const text = String(value);
+  const match = EXPONENT_FORM.exec(text);
+  if (!match) return text;
+  const [, sign = '', lead = '', fraction = '', exponent = '0'] = match;
+  const digits = lead + fraction;
+  const point = 1 + Number(exponent);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** The three shapes that OpenAPI styles distinguish, with every leaf already turned into text. */

@@ -7,18 +7,26 @@
  * within the one `timeoutMs` budget, so a retried call never takes longer than an unretried one may.
  */
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_WAIT_MS, DEFAULT_RETRY_BASE_DELAY_MS } from './config.js';
-import { BodyDecodingError, sendWithFetch, type SendRequest, type UpstreamResponse } from './http-client.js';
-import type { Redaction } from './cut.js';
+import {
+  BodyDecodingError,
+  senderFor,
+  type SendRequest,
+  type UpstreamResponse,
+  type UpstreamTls,
+} from './http-client.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, pageResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
 import { pollFits, pollWaitMs, statusLink, stillRunningNote } from './accepted.js';
+import { tlsFailure } from './tls-failure.js';
 
 export interface UpstreamOptions {
   /** Sends through this fetch instead of node:http (tests inject one; so may a project's own code). */
   fetch?: typeof fetch;
   /** The User-Agent header when the request sets none. */
   userAgent?: string;
+  /** Client certificate and extra CAs (Node's client only: upstream-tls.ts). */
+  tls?: UpstreamTls;
   /** Budget for the whole exchange: every attempt, redirect and wait between retries. */
   timeoutMs: number;
   /** The MCP request's cancellation signal. */
@@ -39,8 +47,6 @@ export interface UpstreamOptions {
    * the headers it returns replace the request's, and the request is sent once more. Undefined: no new ones.
    */
   onUnauthorized?: () => Promise<Record<string, string> | undefined>;
-  /** The secrets the body is redacted of before any cut (response.ts), asked for when the body is read. */
-  redaction?: () => Redaction;
 }
 
 const MAX_REDIRECTS = 5;
@@ -88,11 +94,7 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
           continue;
         }
         phase = 'read';
-        const body = await responseToResult(response, {
-          maxBytes: opts.maxBytes,
-          requestLabel: opts.label,
-          ...(opts.redaction ? { redaction: opts.redaction() } : {}),
-        });
+        const body = await responseToResult(response, { maxBytes: opts.maxBytes, requestLabel: opts.label });
         const note = stillRunningNote(opts.label, status, waitMs, polls, Date.now() - started);
         return { ...body, content: [{ type: 'text', text: note }, ...body.content], pending: { url: status } };
       }
@@ -122,7 +124,6 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
         maxBytes: opts.maxBytes,
         requestLabel: opts.label,
         ...(note === undefined ? {} : { errorNote: note }),
-        ...(opts.redaction ? { redaction: opts.redaction() } : {}),
       };
       return await (opts.page ? pageResult(response, opts.page, reading) : responseToResult(response, reading));
     }
@@ -167,21 +168,6 @@ function callSignal(
       clientSignal?.removeEventListener('abort', onClientAbort);
     },
   };
-}
-
-/**
- * The one seam between the targets: a given fetch (every web target passes its own), else node:http, which
- * on Node costs less per call than fetch (node-http-client.ts) and is loaded only then.
- */
-async function senderFor(opts: UpstreamOptions): Promise<SendRequest> {
-  if (opts.fetch) return sendWithFetch(opts.fetch, opts.userAgent);
-  return (await loadNodeHttp()).sendWithNodeHttp(opts.userAgent);
-}
-
-let nodeHttp: Promise<typeof import('./node-http-client.js')> | undefined;
-
-function loadNodeHttp(): NonNullable<typeof nodeHttp> {
-  return (nodeHttp ??= import('./node-http-client.js'));
 }
 
 function retryPolicyOf(opts: UpstreamOptions): RetryPolicy {
@@ -309,6 +295,8 @@ function originOf(url: string): string {
 function describeFailure(error: unknown, phase: Phase, origin: string, label: string): string {
   if (error instanceof BodyDecodingError)
     return `The response to ${label} from ${origin} could not be read: ${error.message}`;
+  const tls = tlsFailure(error);
+  if (tls !== undefined) return `TLS with ${origin} failed for ${label}: ${tls}`;
   const code = systemErrorCode(error);
   const reason = code ?? innermostMessage(error);
   if (phase === 'read') return `Connection to ${origin} failed while reading the response to ${label}: ${reason}`;
