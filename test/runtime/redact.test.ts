@@ -49,13 +49,18 @@ describe('redaction of results', () => {
     expect(result.content[0]).toEqual({ type: 'text', text: '[redacted] and abc' });
   });
 
-  it('server secrets: upstream credentials and the endpoint tokens and client secret', () => {
+  it('server secrets: upstream credentials, the endpoint tokens and client secret, the TLS key passphrase', () => {
     const schemes: CatalogSecurityScheme[] = [
       { name: 'k', kind: 'apiKey', in: 'header', paramName: 'X-Key', env: { value: 'K_API_KEY' } },
     ];
-    const env = { K_API_KEY: 'key-1', MCP_AUTH_TOKENS: 'static-1, static-2', MCP_OAUTH_CLIENT_SECRET: 'intro-secret' };
+    const env = {
+      K_API_KEY: 'key-1',
+      MCP_AUTH_TOKENS: 'static-1, static-2',
+      MCP_OAUTH_CLIENT_SECRET: 'intro-secret',
+      API_TLS_PASSPHRASE: 'tls-pass-1',
+    };
     expect(serverSecrets({ securitySchemes: schemes }, env)).toEqual(
-      expect.arrayContaining(['key-1', 'static-1', 'static-2', 'intro-secret']),
+      expect.arrayContaining(['key-1', 'static-1', 'static-2', 'intro-secret', 'tls-pass-1']),
     );
   });
 

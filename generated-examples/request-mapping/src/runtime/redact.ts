@@ -13,10 +13,12 @@ import type { ToolContent, ToolResult } from './response.js';
 /** Every secret the server itself is configured with: upstream credentials and the endpoint's own. */
 export function serverSecrets(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): string[] {
   const confirmKey = readEnv(env, 'MCP_SIGNING_KEY');
+  const tlsPassphrase = readEnv(env, 'API_TLS_PASSPHRASE');
   return [
     ...configuredSecrets(catalog.securitySchemes, env),
     ...endpointSecrets(env),
     ...(confirmKey ? [confirmKey] : []),
+    ...(tlsPassphrase ? [tlsPassphrase] : []),
   ];
 }
 

@@ -14,6 +14,7 @@ import {
   type UpstreamResponse,
   type UpstreamTls,
 } from './http-client.js';
+import type { Redaction } from './cut.js';
 import type { BuiltRequest } from './request.js';
 import { errorResult, pageResult, responseToResult, type ToolResult } from './response.js';
 import { decideRetry, isRetryableStatus, sleep, untilAborted, type RetryPolicy } from './retry.js';
@@ -47,6 +48,8 @@ export interface UpstreamOptions {
    * the headers it returns replace the request's, and the request is sent once more. Undefined: no new ones.
    */
   onUnauthorized?: () => Promise<Record<string, string> | undefined>;
+  /** The secrets the body is redacted of before any cut (response.ts), asked for when the body is read. */
+  redaction?: () => Redaction;
 }
 
 const MAX_REDIRECTS = 5;
@@ -94,7 +97,11 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
           continue;
         }
         phase = 'read';
-        const body = await responseToResult(response, { maxBytes: opts.maxBytes, requestLabel: opts.label });
+        const body = await responseToResult(response, {
+          maxBytes: opts.maxBytes,
+          requestLabel: opts.label,
+          ...(opts.redaction ? { redaction: opts.redaction() } : {}),
+        });
         const note = stillRunningNote(opts.label, status, waitMs, polls, Date.now() - started);
         return { ...body, content: [{ type: 'text', text: note }, ...body.content], pending: { url: status } };
       }
@@ -124,6 +131,7 @@ export async function callUpstream(request: BuiltRequest, opts: UpstreamOptions)
         maxBytes: opts.maxBytes,
         requestLabel: opts.label,
         ...(note === undefined ? {} : { errorNote: note }),
+        ...(opts.redaction ? { redaction: opts.redaction() } : {}),
       };
       return await (opts.page ? pageResult(response, opts.page, reading) : responseToResult(response, reading));
     }
