@@ -286,4 +286,20 @@ describe('redaction that no cut defeats', () => {
     expect(right.split(accessToken).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
     expect(new URL(upstream.seen[0]!.url).searchParams.get('q')).not.toBe(accessToken);
   });
+
+  it("a cancelled call still rethrows the client's cancellation as it was (an error's message is restored only when it quotes a stand-in)", async () => {
+    const registry = new ToolRegistry(catalog);
+    const env = { API_TOKEN: TOKEN, API_KEY };
+    const controller = new AbortController();
+    const hanging = ((_url: string | URL | Request, init?: RequestInit) =>
+      new Promise((_resolve, reject) => {
+        const signal = init!.signal!;
+        if (signal.aborted) reject(signal.reason as Error);
+        signal.addEventListener('abort', () => reject(signal.reason as Error));
+      })) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: hanging };
+    const call = callTool(deps, registry.get('echo')!, { q: TOKEN }, controller.signal);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+  });
 });
