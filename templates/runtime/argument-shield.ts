@@ -50,6 +50,17 @@ export class ArgumentShield {
     return out;
   }
 
+  /**
+   * A thrown error whose message quotes the arguments quotes what the caller sent, as a result does. Changed only
+   * then: most errors (the client's cancellation, a DOMException whose message cannot be set) pass as they are.
+   */
+  restoreError(error: unknown): unknown {
+    if (!(error instanceof Error)) return error;
+    const message = this.restoreText(error.message);
+    if (message !== error.message) Object.defineProperty(error, 'message', { value: message, configurable: true });
+    return error;
+  }
+
   /** A redacted result with the stand-ins mapped back to what the caller sent. */
   restore(result: ToolResult): ToolResult {
     if (this.standIns.size === 0) return result;

@@ -17,10 +17,10 @@ const DELIMITER = /[\s"'`()[\]{}<>,;]/;
 
 export const REDACTED = '[redacted]';
 
-/** The least a cut's edge drops: a word up to this long is dropped whole (cut.ts). */
+/** The least a cut's edge drops: a word up to this long is dropped whole. */
 const MIN_EDGE_CHARS = 512;
 
-/** What a cut needs to know of the secrets (cut.ts): their forms, and how far past a cut to read and drop. */
+/** What a cut needs to know of the secrets: their forms, and how far past a cut to read and drop. */
 export interface Redaction {
   /** Longest first. */
   readonly forms: readonly string[];

@@ -227,7 +227,8 @@ describe('over stdio, 2026-07-28 client', () => {
     expect(result.isError).toBe(true);
     const text = textOf(result);
     const heading = 'HTTP 500 Internal Server Error from GET /items/{itemId}\n\n';
-    const excerpt = BOOM_BODY.slice(0, 2_000);
+    // The first 2,000 characters, back to the end of the last whole word (cut.ts).
+    const excerpt = BOOM_BODY.slice(0, 2_000).replace(/\S+$/, '');
     expect(text).toBe(`${heading}${excerpt}\n…[truncated: ${BOOM_BODY.length - excerpt.length} more bytes not shown]`);
   });
 
@@ -277,7 +278,9 @@ describe('over stdio, 2026-07-28 client', () => {
   it('a 5 MB body is truncated at API_MAX_RESPONSE_BYTES with a note of what is left', async () => {
     const result = await getItem(client, 'huge');
     const text = textOf(result);
-    expect(text).toBe(`${'a'.repeat(100_000)}\n…[truncated: ${HUGE_BYTES - 100_000} more bytes not shown]`);
+    // One word of 5 MB: the cut drops the most it drops of a word it splits, 512 characters (cut.ts).
+    const shown = 100_000 - 512;
+    expect(text).toBe(`${'a'.repeat(shown)}\n…[truncated: ${HUGE_BYTES - shown} more bytes not shown]`);
     expect(result.isError).toBeFalsy();
   });
 

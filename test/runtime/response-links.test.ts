@@ -32,6 +32,23 @@ describe('pageResult', () => {
     expect(texts.every((t) => !t.includes('\ufffd'))).toBe(true);
   });
 
+  it('ends each page of text before the word it would split, and the next page starts there', async () => {
+    const words = Array.from({ length: 300_000 }, (_, i) => `w${i}`).join(' '); // about 2.1 MB
+    const body = Buffer.from(words);
+    const texts: string[] = [];
+    for (let index = 0, more = true; more; index++) {
+      const result = await pageResult(upstream(body, 'text/plain'), { index, size: LINK_PAGE_BYTES }, OPTS);
+      const text = (result.content[0] as { text: string }).text;
+      texts.push(text);
+      more = result.page!.more;
+      if (more) expect(text.endsWith(' ')).toBe(true);
+      expect(result.page!.offset).toBe(Buffer.byteLength(texts.slice(0, -1).join('')));
+      expect(result.page!.bytes).toBe(Buffer.byteLength(text));
+    }
+    expect(texts.length).toBe(3);
+    expect(texts.join('')).toBe(words);
+  });
+
   it('gives binary pages as blobs of exactly the page size', async () => {
     const body = Buffer.from(Array.from({ length: 40 }, (_, i) => i));
     const second = await pageResult(upstream(body, 'application/pdf'), { index: 1, size: 16 }, OPTS);

@@ -94,8 +94,8 @@ function echoUpstream(contentType = 'text/plain') {
   return { seen, fetch: fakeFetch };
 }
 
-function setup(env: Record<string, string> = {}, withLinks = false) {
-  const upstream = echoUpstream();
+function setup(env: Record<string, string> = {}, withLinks = false, contentType = 'text/plain') {
+  const upstream = echoUpstream(contentType);
   const registry = new ToolRegistry(catalog);
   const fullEnv = { API_TOKEN: TOKEN, API_KEY, ...env };
   const deps: CallDeps = {
@@ -179,17 +179,20 @@ describe('redaction that no cut defeats', () => {
     expect(failures).toEqual([]);
   });
 
-  it('the pages of a linked body: no piece of the token where a page ends inside it', async () => {
-    const { page } = setup({ API_MAX_RESPONSE_BYTES: '1000' }, true);
-    const failures: string[] = [];
-    for (const at of [1, 4, 10, TOKEN.length - 4, TOKEN.length - 1]) {
-      const args = { q: pad(LINK_PAGE_BYTES - tokenOffset(0) - at) };
-      const text = visible(await page(args, 0)) + visible(await page(args, 1));
-      const pieces = leakedPieces(text, TOKEN);
-      if (pieces.length > 0) failures.push(`page cut ${at} into the token: ${pieces.join(', ')}`);
-    }
-    expect(failures).toEqual([]);
-  });
+  it.each(['text/plain', 'text/plain; charset=iso-8859-1'])(
+    'the pages of a linked body (%s): no piece of the token where a page ends inside it',
+    async (contentType) => {
+      const { page } = setup({ API_MAX_RESPONSE_BYTES: '1000' }, true, contentType);
+      const failures: string[] = [];
+      for (const at of [1, 4, 10, TOKEN.length - 4, TOKEN.length - 1]) {
+        const args = { q: pad(LINK_PAGE_BYTES - tokenOffset(0) - at) };
+        const text = visible(await page(args, 0)) + visible(await page(args, 1));
+        const pieces = leakedPieces(text, TOKEN);
+        if (pieces.length > 0) failures.push(`page cut ${at} into the token: ${pieces.join(', ')}`);
+      }
+      expect(failures).toEqual([]);
+    },
+  );
 
   it("the issue's attack fails: the first characters of the token cannot be read through the cut", async () => {
     const cap = 400;
@@ -282,5 +285,21 @@ describe('redaction that no cut defeats', () => {
     const other = visible(await call(wrong));
     expect(right.split(accessToken).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
     expect(new URL(upstream.seen[0]!.url).searchParams.get('q')).not.toBe(accessToken);
+  });
+
+  it("a cancelled call still rethrows the client's cancellation as it was (an error's message is restored only when it quotes a stand-in)", async () => {
+    const registry = new ToolRegistry(catalog);
+    const env = { API_TOKEN: TOKEN, API_KEY };
+    const controller = new AbortController();
+    const hanging = ((_url: string | URL | Request, init?: RequestInit) =>
+      new Promise((_resolve, reject) => {
+        const signal = init!.signal!;
+        if (signal.aborted) reject(signal.reason as Error);
+        signal.addEventListener('abort', () => reject(signal.reason as Error));
+      })) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: hanging };
+    const call = callTool(deps, registry.get('echo')!, { q: TOKEN }, controller.signal);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -50,9 +50,7 @@ export async function callTool(
   try {
     result = await callToolUnredacted(deps, tool, args, shield, signal, requestHeaders, sent, page);
   } catch (error) {
-    // A message that quotes the arguments quotes what the caller sent, as a result does.
-    if (error instanceof Error) error.message = shield.restoreText(error.message);
-    throw error;
+    throw shield.restoreError(error);
   }
   return shield.restore(redactCallResult(result, sent, deps.registry.catalog, deps.env));
 }

@@ -125,12 +125,34 @@ export async function pageResult(
   const bytes = body.bytes.subarray(start, end);
   const more = end < body.bytes.byteLength || body.truncated;
   const content: ToolContent = textual
-    ? { type: 'text', text: decodeText(bytes, contentType, false) }
+    ? { type: 'text', text: otherCharsetPage(body, start, end, contentType, redaction) }
     : {
         type: 'resource',
         resource: { uri: RESOURCE_URI, mimeType: essence || 'application/octet-stream', blob: toBase64(bytes) },
       };
   return pageOf(content, start, bytes.byteLength, more);
+}
+
+/**
+ * A page of text in another charset: its bytes as they are, and any secret the page shows part of is
+ * `[redacted]` (found in the text decoded up to past the page's end).
+ */
+function otherCharsetPage(
+  body: CappedBody,
+  start: number,
+  end: number,
+  contentType: string,
+  redaction: Redaction,
+): string {
+  const page = decodeText(body.bytes.subarray(start, end), contentType, false);
+  if (redaction.forms.length === 0) return page;
+  const text = decodeText(body.bytes, contentType, body.truncated);
+  const from = decodeText(body.bytes.subarray(0, start), contentType, true).length;
+  const to = from + page.length;
+  const inside = secretSpans(text, redaction.forms)
+    .filter(([a, b]) => a < to && b > from)
+    .map(([a, b]) => [Math.max(a, from) - from, Math.min(b, to) - from] as const);
+  return redactSpans(page, inside);
 }
 
 /**
