@@ -13,4 +13,6 @@ export const GENERATED_DEPENDENCIES = {
   quickjsCore: '0.32.0',
   quickjsVariant: '0.32.0',
   sucrase: '3.35.1',
+  /** The state shared by replicas (templates/runtime/redis-state.ts), loaded only when MCP_STATE_URL is set. */
+  ioredis: '6.0.0',
 } as const;
