@@ -26,6 +26,8 @@ const CLIENT_OPTIONS: RedisOptions = {
   retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
 };
 
+/** Sets KEYS[1] to ARGV[1] unless it exists, and returns its value, in one step. */
+const GET_OR_SET = "redis.call('set', KEYS[1], ARGV[1], 'NX') return redis.call('get', KEYS[1])";
 /** Deletes KEYS[1] only if it holds ARGV[1], in one step. */
 const DELETE_IF_EQUALS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
@@ -93,6 +95,11 @@ class RedisStateStore implements StateStore {
 
   async deleteIfEquals(key: string, value: string): Promise<void> {
     await this.redis.eval(DELETE_IF_EQUALS, 1, this.key(key), value);
+  }
+
+  /** A key without expiry: it is lost only with the others (Redis restarted empty, or flushed). */
+  async epoch(): Promise<string> {
+    return String(await this.redis.eval(GET_OR_SET, 1, this.key('epoch'), randomUUID()));
   }
 
   private key(key: string): string {

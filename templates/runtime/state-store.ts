@@ -18,6 +18,11 @@ export interface StateStore {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Deletes `key` if it still holds `value` (a lock released by its holder only). */
   deleteIfEquals(key: string, value: string): Promise<void>;
+  /**
+   * A value that changes when the store loses its keys (Redis restarted without them): what was recorded
+   * under one epoch is known only while it lasts.
+   */
+  epoch(): Promise<string>;
 }
 
 export interface SharedState {
@@ -71,6 +76,8 @@ const SWEEP_EVERY = 256;
 export class MemoryStateStore implements StateStore {
   private readonly entries = new Map<string, { value: string; expiresAt: number }>();
   private writes = 0;
+  /** The memory is lost only with the process, and the process's states with it. */
+  private readonly started = crypto.randomUUID();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -90,6 +97,10 @@ export class MemoryStateStore implements StateStore {
 
   async deleteIfEquals(key: string, value: string): Promise<void> {
     if (this.live(key) === value) this.entries.delete(key);
+  }
+
+  async epoch(): Promise<string> {
+    return this.started;
   }
 
   /** Keys held now (expired ones swept): for tests. */

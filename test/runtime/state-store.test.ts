@@ -30,6 +30,7 @@ const downStore: StateStore = {
   get: () => Promise.reject(new Error('Connection is closed.')),
   set: () => Promise.reject(new Error('Connection is closed.')),
   deleteIfEquals: () => Promise.reject(new Error('Connection is closed.')),
+  epoch: () => Promise.reject(new Error('Connection is closed.')),
 };
 
 describe('MemoryStateStore', () => {
@@ -113,6 +114,28 @@ describe('one-time request states', () => {
     expect(reuseRefusal(verified, 't', 'call t again')).toMatch(
       /could not be checked as unused, because the shared state store \(MCP_STATE_URL\) cannot be reached\. Nothing was sent/,
     );
+  });
+
+  it('refuses a state minted before the store lost its records (a restarted Redis)', async () => {
+    let store = new MemoryStateStore();
+    const restartable: StateStore = {
+      setIfAbsent: (...args) => store.setIfAbsent(...args),
+      get: (key) => store.get(key),
+      set: (...args) => store.set(...args),
+      deleteIfEquals: (...args) => store.deleteIfEquals(...args),
+      epoch: () => store.epoch(),
+    };
+    const gate = oneTimeStates(codec(), restartable, 600);
+    const used = await gate.mint({ tool: 't' }, ctx);
+    const unused = await gate.mint({ tool: 't' }, ctx);
+    expect(stateUse(await gate.verify(used, ctx))).toBe('first');
+    store = new MemoryStateStore();
+    for (const state of [used, unused]) {
+      const verified = await gate.verify(state, ctx);
+      expect(stateUse(verified)).toBe('stale');
+      expect(reuseRefusal(verified, 't', 'call t again')).toMatch(/lost its records.*Nothing was sent.*Call t again/);
+    }
+    expect(stateUse(await gate.verify(await gate.mint({ tool: 't' }, ctx), ctx))).toBe('first');
   });
 
   it('refuses a state signed without a nonce (minted before states were one-time), and anything verify did not see', async () => {
