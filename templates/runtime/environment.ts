@@ -227,8 +227,8 @@ export const ENV = {
     parse: trimmed,
     default: undefined,
     description:
-      "Redis shared by the replicas (redis:// or rediss://): confirmations used once across all of them, list_changed to every replica's clients, one OAuth client-credentials token for all. Unset: kept per process.",
-    defaultDoc: 'unset: per process',
+      "Redis shared by the replicas (redis:// or rediss://): confirmations taken once across all of them, list_changed to every replica's clients, one OAuth client-credentials token for all.",
+    defaultDoc: 'none: each process keeps its own',
     example: '',
     http: true,
   }),

@@ -12,7 +12,7 @@ import {
 } from './caller-credentials.js';
 import type { CatalogHeader, CatalogTool } from './catalog.js';
 import type { Logger } from './log.js';
-import { ClientCredentialsTokens } from './oauth-client.js';
+import { ClientCredentialsTokens, type SharedTokenCache } from './oauth-client.js';
 
 export interface UpstreamAuth {
   /** Scheme → header of the incoming MCP request that carries the caller's credential. */
@@ -25,6 +25,8 @@ export interface UpstreamAuthSettings {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** The token cache the replicas share (MCP_STATE_URL). */
+  sharedTokens?: SharedTokenCache;
 }
 
 /** Throws CallerCredentialsError when MCP_CALLER_CREDENTIALS cannot be parsed. */
@@ -35,6 +37,7 @@ export function createUpstreamAuth(settings: UpstreamAuthSettings): UpstreamAuth
     tokens: new ClientCredentialsTokens({
       timeoutMs: settings.timeoutMs,
       ...(settings.fetch ? { fetch: settings.fetch } : {}),
+      ...(settings.sharedTokens ? { shared: settings.sharedTokens } : {}),
     }),
   };
 }
