@@ -2,14 +2,15 @@
  * Three replicas (Node, --http) behind nginx sharing their state in Redis (MCP_STATE_URL;
  * templates/runtime/state-store.ts): a confirmation is taken once whichever replica gets it; a regeneration
  * seen by one replica reaches the listen stream a 2026-07-28 client holds on another; the replicas make one
- * token request between them. Then Redis is stopped: confirmations are refused with a clear error (nothing
+ * token request between them; two AWS Lambda environments (the project's dist/lambda.js behind a function-URL
+ * stand-in) share the same one-time rule. Then Redis is stopped: confirmations are refused with a clear error (nothing
  * is sent, no replay goes through), the replicas keep serving, and they recover when Redis is back.
  *
  * Each replica runs from its own copy of the project, as each container has its own: only the first copy
  * is regenerated, so the others hear of it through Redis alone.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,8 @@ let project: BuiltProject;
 let replicas: HttpServerProcess[];
 let balancer: LoadBalancer;
 let logs: string[];
+let dirs: string[];
+let env: Record<string, string>;
 
 beforeAll(async () => {
   [redis, upstream, tokenServer] = await Promise.all([startRedis(), startMockUpstream(), startOAuthServer()]);
@@ -48,9 +51,9 @@ beforeAll(async () => {
     delayMs: 300,
   }));
   project = await generateAndBuild(V1);
-  const dirs = [project.dir, `${project.dir}-2`, `${project.dir}-3`];
+  dirs = [project.dir, `${project.dir}-2`, `${project.dir}-3`];
   for (const dir of dirs.slice(1)) cpSync(project.dir, dir, { recursive: true, verbatimSymlinks: true });
-  const env = {
+  env = {
     API_BASE_URL: `${upstream.url}/v1`,
     MCP_STATE_URL: redis.url,
     MCP_SIGNING_KEY: 'a signing key of 32 bytes or more, the same on every replica',
@@ -114,6 +117,35 @@ function listChangedWatcher() {
 
 let acceptedState: string;
 
+/**
+ * A stand-in for a Lambda function URL: one execution environment (this process) invoking the project's
+ * dist/lambda.js handler with each request as a payload-format-2.0 event; it says its URL as the Node server does.
+ */
+const FUNCTION_URL = `
+import { createServer } from 'node:http';
+const { handler } = await import(new URL('./dist/lambda.js', import.meta.url).href);
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', async () => {
+    const body = Buffer.concat(chunks);
+    const result = await handler({
+      version: '2.0',
+      rawPath: req.url,
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+      requestContext: { domainName: '127.0.0.1', http: { method: req.method } },
+      body: body.toString('base64'),
+      isBase64Encoded: true,
+    });
+    res.writeHead(result.statusCode, result.headers);
+    res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  });
+});
+server.listen(0, '127.0.0.1', () =>
+  process.stderr.write(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port + '/mcp' }) + '\\n'),
+);
+`;
+
 describe('three replicas sharing Redis', () => {
   it('takes a confirmation once: replayed through nginx and to every replica, it is refused; one DELETE', async () => {
     acceptedState = await askToDelete(`${balancer.url}/mcp`, '7');
@@ -159,6 +191,25 @@ describe('three replicas sharing Redis', () => {
       await regenerated.close();
     } finally {
       await client.close();
+    }
+  }, 60_000);
+
+  it('AWS Lambda environments sharing the Redis take a confirmation once too', async () => {
+    const functions = await Promise.all(
+      dirs.slice(1).map((dir) => {
+        writeFileSync(join(dir, 'function-url.mjs'), FUNCTION_URL);
+        return startHttpServer(join(dir, 'function-url.mjs'), { ...env, MCP_ALLOWED_HOSTS: '127.0.0.1' });
+      }),
+    );
+    try {
+      const state = await askToDelete(functions[0]!.url, '11');
+      expect((await answerYes(functions[1]!.url, '11', state)).result.isError).toBeUndefined();
+      for (const url of [...functions.map((f) => f.url), replicas[0]!.url]) {
+        expect(text(await answerYes(url, '11', state))).toContain('was already used');
+      }
+      expect(deletes().filter((url) => url === '/v1/items/11')).toHaveLength(1);
+    } finally {
+      await Promise.all(functions.map((f) => f.stop()));
     }
   }, 60_000);
 
