@@ -31,7 +31,12 @@ const GET_OR_SET = "redis.call('set', KEYS[1], ARGV[1], 'NX') return redis.call(
 /** Deletes KEYS[1] only if it holds ARGV[1], in one step. */
 const DELETE_IF_EQUALS = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
-export function openRedisState({ url, prefix, log }: RedisStateSettings): SharedState {
+/**
+ * Connects, waiting for the connections up to their connect timeout: a command sent before the first
+ * connection is made would fail (nothing is queued), and refuse the first confirmation of a fresh process.
+ * Redis unreachable at the start does not stop it: the server starts, refusing confirmations until it is back.
+ */
+export async function openRedisState({ url, prefix, log }: RedisStateSettings): Promise<SharedState> {
   const commands = connect(url, CLIENT_OPTIONS, 'commands', log);
   // A subscriber sends nothing but its SUBSCRIBE, which waits for the connection and is renewed on each reconnect.
   const subscriber = connect(
@@ -45,6 +50,7 @@ export function openRedisState({ url, prefix, log }: RedisStateSettings): Shared
     'events',
     log,
   );
+  await Promise.all([firstConnection(commands), firstConnection(subscriber)]);
   return {
     store: new RedisStateStore(commands, prefix),
     shared: true,
@@ -73,6 +79,17 @@ function connect(url: string, options: RedisOptions, role: string, log: Logger):
     lost = false;
   });
   return client;
+}
+
+function firstConnection(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, CONNECT_TIMEOUT_MS);
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 class RedisStateStore implements StateStore {

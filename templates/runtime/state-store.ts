@@ -5,7 +5,7 @@
  * clients only, and each process fetches its own tokens.
  *
  * Redis is loaded only when MCP_STATE_URL is set (redis-state.ts), and only by targets that can open TCP
- * connections: a target that cannot refuses to start rather than silently keeping its state per process.
+ * connections (Node, Lambda, Deno, Bun): Workers refuse to start rather than silently keep their state per isolate.
  */
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { Logger } from './log.js';
@@ -42,7 +42,7 @@ export interface RedisStateSettings {
 }
 
 /** redis-state.ts, loaded on demand by the targets that can run its client. */
-export type RedisStateModule = { openRedisState(settings: RedisStateSettings): SharedState };
+export type RedisStateModule = { openRedisState(settings: RedisStateSettings): Promise<SharedState> };
 export type RedisStateLoader = () => Promise<RedisStateModule>;
 
 /**
@@ -63,7 +63,7 @@ export async function openSharedState(
 }
 
 const UNSUPPORTED_TARGET =
-  'MCP_STATE_URL is set, but this deployment target does not load the Redis client: Cloudflare Workers cannot open the TCP connections it needs, and the Deno and Bun entries do not include it. Unset MCP_STATE_URL to keep the state per process or isolate (README: "Several replicas"), or serve with Node (npm run start:http, Docker, Kubernetes) or AWS Lambda.';
+  'MCP_STATE_URL is set, but this deployment target does not load the Redis client: Cloudflare Workers cannot open the TCP connections it needs. Unset MCP_STATE_URL to keep the state per isolate (README: "Several replicas"), or serve with Node (npm run start:http, Docker, Kubernetes), Deno, Bun or AWS Lambda.';
 
 export function memoryState(store: StateStore): SharedState {
   return { store, shared: false, close: async () => {} };

@@ -3,7 +3,7 @@
  * templates/runtime/state-store.ts): a confirmation is taken once whichever replica gets it; a regeneration
  * seen by one replica reaches the listen stream a 2026-07-28 client holds on another; the replicas make one
  * token request between them; two AWS Lambda environments (the project's dist/lambda.js behind a function-URL
- * stand-in) share the same one-time rule. Then Redis is stopped: confirmations are refused with a clear error (nothing
+ * stand-in), and a Deno and a Bun server, share the same one-time rule. Then Redis is stopped: confirmations are refused with a clear error (nothing
  * is sent, no replay goes through), the replicas keep serving, and they recover when Redis is back.
  *
  * Each replica runs from its own copy of the project, as each container has its own: only the first copy
@@ -22,6 +22,7 @@ import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.j
 import { startOAuthServer, type OAuthServer } from '../helpers/oauth-server.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { startHttpServer, type HttpServerProcess } from '../helpers/spawn-http.js';
+import { startTarget } from '../helpers/targets.js';
 
 const SPECS = join(REPO_ROOT, 'fixtures', 'specs', 'shared-state');
 const V1 = join(SPECS, 'v1.yaml');
@@ -203,7 +204,8 @@ describe('three replicas sharing Redis', () => {
     );
     try {
       const state = await askToDelete(functions[0]!.url, '11');
-      expect((await answerYes(functions[1]!.url, '11', state)).result.isError).toBeUndefined();
+      const accepted = await answerYes(functions[1]!.url, '11', state);
+      expect(accepted.result.isError, text(accepted)).toBeUndefined();
       for (const url of [...functions.map((f) => f.url), replicas[0]!.url]) {
         expect(text(await answerYes(url, '11', state))).toContain('was already used');
       }
@@ -212,6 +214,22 @@ describe('three replicas sharing Redis', () => {
       await Promise.all(functions.map((f) => f.stop()));
     }
   }, 60_000);
+
+  it('Deno and Bun replicas share it too: a confirmation asked on one is taken once', async () => {
+    const [deno, bun] = await Promise.all([startTarget('deno', dirs[1]!, env), startTarget('bun', dirs[2]!, env)]);
+    try {
+      const urls = [`${deno.url}/mcp`, `${bun.url}/mcp`];
+      const state = await askToDelete(urls[0]!, '12');
+      const accepted = await answerYes(urls[1]!, '12', state);
+      expect(accepted.result.isError, text(accepted)).toBeUndefined();
+      for (const url of [...urls, replicas[0]!.url]) {
+        expect(text(await answerYes(url, '12', state))).toContain('was already used');
+      }
+      expect(deletes().filter((url) => url === '/v1/items/12')).toHaveLength(1);
+    } finally {
+      await Promise.all([deno.stop(), bun.stop()]);
+    }
+  }, 90_000);
 
   it('fails closed while Redis is down: clear refusals, nothing sent, no crash; recovers when it returns', async () => {
     const before = deletes().length;

@@ -72,7 +72,7 @@ describe('openSharedState', () => {
     expect(state).toMatchObject({ store: local, shared: false });
     expect(state.bus).toBeUndefined();
     await expect(openSharedState('redis://127.0.0.1:1', 'p', log, undefined, local)).rejects.toThrow(
-      /MCP_STATE_URL is set, but this deployment target does not load the Redis client: Cloudflare Workers/,
+      /MCP_STATE_URL is set, but this deployment target does not load the Redis client: Cloudflare Workers cannot/,
     );
   });
 });

@@ -49,8 +49,8 @@ export interface WebServerOptions extends Extensions {
   /** Validates tool arguments (default Ajv; the Workers entry passes the SDK's CfWorkerJsonSchemaValidator). */
   jsonSchemaValidator?: jsonSchemaValidator;
   /**
-   * Loads the Redis store (MCP_STATE_URL) on a target whose runtime can open TCP connections (the Lambda entry
-   * passes it). Absent (Workers): a server with MCP_STATE_URL set refuses to start.
+   * Loads the Redis store (MCP_STATE_URL) on a target whose runtime can open TCP connections (the Lambda, Deno
+   * and Bun entries pass it). Absent (Workers): a server with MCP_STATE_URL set refuses to start.
    */
   loadRedisState?: RedisStateLoader;
 }
