@@ -92,7 +92,7 @@ export interface ServerCore {
   sharedState: () => Promise<SharedState>;
 }
 
-/** What the process sets up once, whatever the catalog: configuration, logger, signing key, profiles. */
+/** What the process sets up once, whatever the catalog: configuration, logger, signing key, profiles, state stores. */
 interface ProcessParts {
   readonly env: NodeJS.ProcessEnv;
   readonly config: RuntimeConfig;
