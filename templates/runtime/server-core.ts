@@ -130,6 +130,11 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
     : createLogger(config.logLevel, () => secrets, options.logSink);
   const { choice: profiles, problems } = readProfileChoice(env);
   const signingKey = signingKeyOf(readEnv(env, 'MCP_SIGNING_KEY'), log);
+  if (readEnv(env, 'MCP_STATE_URL') !== undefined && readEnv(env, 'MCP_SIGNING_KEY') === undefined) {
+    log.warn(
+      'MCP_STATE_URL is set but MCP_SIGNING_KEY is not: each replica signs with its own random key, so a confirmation asked on one replica is refused on the others; set the same MCP_SIGNING_KEY on every replica',
+    );
+  }
   const localStore = new MemoryStateStore();
   let opened: Promise<SharedState> | undefined;
   const sharedState = (catalog: CatalogHeader) =>
