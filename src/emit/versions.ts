@@ -20,4 +20,6 @@ export const GENERATED_DEPENDENCIES = {
    * the generator's own targets test runs the Worker on (its package.json devDependency).
    */
   wrangler: '4.85.0',
+  /** The state shared by replicas (templates/runtime/redis-state.ts), loaded only when MCP_STATE_URL is set. */
+  ioredis: '6.0.0',
 } as const;

@@ -63,7 +63,8 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
       declarations: () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl)),
       projectFile: (file) => readFile(new URL(file, catalogUrl), 'utf8'),
     },
-    { ...options, env, ...(upstreamTls ? { upstreamTls } : {}) },
+    // Redis is loaded only when MCP_STATE_URL is set (state-store.ts).
+    { ...options, env, ...(upstreamTls ? { upstreamTls } : {}), loadRedisState: () => import('./redis-state.js') },
   );
   const { config, log } = core;
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for.
@@ -72,21 +73,23 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   const httpReload = lazy(async () => (await import('./reloading.js')).httpReloading(core, catalogUrl, env));
   const httpParts = async () => {
     const reload = await httpReload();
-    return { reload, factory: await core.httpFactory(reload.factoryOptions) };
+    const factory = await core.httpFactory(reload.factoryOptions);
+    const shared = await core.sharedState();
+    return {
+      factory,
+      parts: { shared, ...(reload.onCatalogChange ? { onCatalogChange: reload.onCatalogChange } : {}) },
+    };
   };
   return {
     config,
     log,
     endpoint: async () => {
-      const { reload, factory } = await httpParts();
-      return (await http()).mcpEndpoint(factory, log, reload.onCatalogChange);
+      const { factory, parts } = await httpParts();
+      return (await http()).mcpEndpoint(factory, log, parts);
     },
     listen: async (listenOptions) => {
-      const { reload, factory } = await httpParts();
-      return (await http()).startHttp(factory, config, log, {
-        ...listenOptions,
-        onCatalogChange: reload.onCatalogChange,
-      });
+      const { factory, parts } = await httpParts();
+      return (await http()).startHttp(factory, config, log, { ...listenOptions, ...parts });
     },
     serveStdio: async () => {
       const factoryOptions = await (await import('./reloading.js')).stdioReloading(core, catalogUrl, env);

@@ -13,7 +13,7 @@ import {
 import type { CatalogHeader, CatalogTool } from './catalog.js';
 import type { UpstreamTls } from './http-client.js';
 import type { Logger } from './log.js';
-import { ClientCredentialsTokens } from './oauth-client.js';
+import { ClientCredentialsTokens, type SharedTokenCache } from './oauth-client.js';
 
 export interface UpstreamAuth {
   /** Scheme → header of the incoming MCP request that carries the caller's credential. */
@@ -28,6 +28,8 @@ export interface UpstreamAuthSettings {
   fetch?: typeof fetch;
   /** Client certificate and extra CAs for the token endpoint too (upstream-tls.ts). */
   tls?: UpstreamTls;
+  /** The token cache the replicas share (MCP_STATE_URL). */
+  sharedTokens?: SharedTokenCache;
 }
 
 /** Throws CallerCredentialsError when MCP_CALLER_CREDENTIALS cannot be parsed. */
@@ -39,6 +41,7 @@ export function createUpstreamAuth(settings: UpstreamAuthSettings): UpstreamAuth
       timeoutMs: settings.timeoutMs,
       ...(settings.fetch ? { fetch: settings.fetch } : {}),
       ...(settings.tls ? { tls: settings.tls } : {}),
+      ...(settings.sharedTokens ? { shared: settings.sharedTokens } : {}),
     }),
   };
 }

@@ -198,14 +198,16 @@ describe('HTTP', () => {
       );
       expect(refused.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     }
-    // The state was signed for this program: another one (deleting another pet) is asked about afresh.
+    // A state signed for this program: another one (deleting another pet) is asked about afresh. (That retry
+    // spends the state: a state is good for one retry, so this uses a second one.)
+    const spare = (await rawToolCall(server.url, 'execute', { code: program })).result.requestState as string;
     const other = await rawToolCall(
       server.url,
       'execute',
       { code: 'await api.deletePet({ petId: 43 });' },
       {
         inputResponses: yes,
-        requestState: state,
+        requestState: spare,
       },
     );
     expect(other.result).toMatchObject({ resultType: 'input_required' });
@@ -218,6 +220,17 @@ describe('HTTP', () => {
       { inputResponses: yes, requestState: state },
     );
     expect(done.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: '"done"' }] });
+    expect(sent()).toEqual(['DELETE /v3/pet/42']);
+
+    // The accepted state sent again runs nothing: the program stops at its first call, with the reason.
+    const replayed = await rawToolCall(
+      server.url,
+      'execute',
+      { code: program },
+      { inputResponses: yes, requestState: state },
+    );
+    expect(replayed.result.isError).toBe(true);
+    expect(JSON.stringify(replayed.result)).toContain('was already used');
     expect(sent()).toEqual(['DELETE /v3/pet/42']);
   });
 

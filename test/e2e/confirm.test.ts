@@ -245,12 +245,14 @@ describe('HTTP', () => {
       );
       expect(refused.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     }
-    // The state was signed for itemId 42: for another item the server asks again.
+    // A state signed for itemId 42: for another item the server asks again. (That retry spends the state: a
+    // state is good for one retry, so this uses a second one.)
+    const spare = (await rawToolCall(server.url, 'deleteItem', { itemId: '42' })).result.requestState as string;
     const other = await rawToolCall(
       server.url,
       'deleteItem',
       { itemId: '43' },
-      { inputResponses: yes, requestState: state },
+      { inputResponses: yes, requestState: spare },
     );
     expect(other.result).toMatchObject({ resultType: 'input_required' });
     // An answer without the state is not enough either.
@@ -267,6 +269,25 @@ describe('HTTP', () => {
     expect(done.result).toMatchObject({ resultType: 'complete' });
     expect(done.result.isError).toBeUndefined();
     expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /v1/items/42']);
+  });
+
+  it('takes an accepted confirmation once: the same state sent again, even at the same moment, is refused', async () => {
+    const first = await rawToolCall(server.url, 'deleteItem', { itemId: '7' });
+    const state = first.result.requestState as string;
+    const yes = { confirm: { action: 'accept', content: { confirm: true } } };
+    const retry = () =>
+      rawToolCall(server.url, 'deleteItem', { itemId: '7' }, { inputResponses: yes, requestState: state });
+
+    const answers = await Promise.all([retry(), retry(), retry()]);
+    const sent = answers.filter((a) => a.result.isError === undefined);
+    expect(sent).toHaveLength(1);
+    const replayed = [...answers.filter((a) => a.result.isError === true), await retry()];
+    expect(replayed).toHaveLength(3);
+    for (const answer of replayed) {
+      expect(text(answer.result)).toContain('was already used');
+      expect(text(answer.result)).toContain('Nothing was sent to the API');
+    }
+    expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['DELETE /v1/items/7']);
   });
 
   it('gives a 2026-07-28 client without elicitation the confirm argument', async () => {

@@ -13,6 +13,7 @@ import {
   type ProgramState,
 } from '../../templates/runtime/code-confirm.js';
 import { programsMayAsk } from '../../templates/runtime/code-policy.js';
+import type { StateUse } from '../../templates/runtime/one-time-state.js';
 import type { ApiAnswer } from '../../templates/runtime/sandbox.js';
 
 const tool = (name: string, method: string, annotations: CatalogTool['annotations']) =>
@@ -26,15 +27,22 @@ const YES = { kind: 'elicit', action: 'accept', content: { confirm: true } } as 
 const NO = { kind: 'elicit', action: 'decline' } as unknown as InputResponseView;
 const PROGRAM = 'the program';
 
-/** A run; `minted` receives the state it signs when it stops to ask. */
-function run(state: unknown, answer: InputResponseView, options: { canAsk?: boolean; confirmed?: boolean } = {}) {
+/**
+ * A run; `minted` receives the state it signs when it stops to ask. `use`: what the gate's verify recorded of
+ * the state it hands over (one-time-state.ts), its first use unless said.
+ */
+function run(
+  state: unknown,
+  answer: InputResponseView,
+  options: { canAsk?: boolean; confirmed?: boolean; use?: StateUse } = {},
+) {
   const minted: ProgramState[] = [];
   const confirmation = new ProgramConfirmation({
     policy: 'destructive',
     program: PROGRAM,
     canAsk: options.canAsk ?? true,
     confirmedByArgument: options.confirmed ?? false,
-    state,
+    state: state === undefined ? undefined : { ...(state as object), use: options.use ?? 'first' },
     answer,
     mint: async (s) => (minted.push(structuredClone(s)), 'signed'),
   });
@@ -67,6 +75,27 @@ describe('ProgramConfirmation', () => {
     expect(second.confirmation.step(deletePet, { id: 99 }).kind).toBe('send');
     // The approval was for that one call: the same call again is asked about again.
     expect(second.confirmation.step(deletePet, { id: 99 })).toEqual({ kind: 'stop' });
+  });
+
+  it('a state used before, or that the store could not check, stops the re-run at its first call: nothing is sent', async () => {
+    const first = run(undefined, NO_ANSWER);
+    settle(first.confirmation.step(addPet, { name: 'n' }), created);
+    first.confirmation.step(deletePet, { id: 99 });
+    await first.confirmation.result();
+    const [state] = first.minted;
+    for (const [use, says] of [
+      ['replayed', 'was already used'],
+      ['unavailable', 'shared state store (MCP_STATE_URL) cannot be reached'],
+    ] as const) {
+      const replay = run(state, YES, { use });
+      expect(replay.confirmation.step(getPet, { id: 1 })).toEqual({ kind: 'stop' });
+      expect(replay.confirmation.step(addPet, { name: 'n' }).kind).toBe('answer');
+      expect(replay.confirmation.step(deletePet, { id: 99 }).kind).toBe('answer');
+      const result = JSON.stringify(await replay.confirmation.result());
+      expect(result).toContain(says);
+      expect(result).toContain('Nothing was sent to the API');
+      expect(replay.minted).toEqual([]);
+    }
   });
 
   it('a declined call answers the refusal on the re-run, which the next question carries on', async () => {

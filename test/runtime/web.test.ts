@@ -95,6 +95,23 @@ describe('createWebServer', () => {
     ).rejects.toThrow(/MCP_OAUTH_RESOURCE_URL/);
   });
 
+  it('refuses to start with MCP_STATE_URL on a target that cannot load the Redis client (Workers)', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { ...quiet, warn: (message) => void warnings.push(message) };
+    const starting = createWebServer({
+      catalog,
+      searchIndex: () => searchIndex,
+      env: { MCP_STATE_URL: 'redis://r' },
+      logger,
+    });
+    await expect(starting).rejects.toThrow('MCP_STATE_URL is set, but this deployment target does not load');
+    // Replicas sharing state without a shared signing key would refuse each other's confirmations: said first.
+    expect(warnings).toEqual([expect.stringMatching(/^MCP_STATE_URL is set but MCP_SIGNING_KEY is not/)]);
+    await expect(server({ MCP_STATE_URL: 'redis://redis.internal:6379' })).rejects.toThrow(
+      'MCP_STATE_URL is set, but this deployment target does not load the Redis client: Cloudflare Workers cannot open the TCP connections it needs',
+    );
+  });
+
   it('answers 503 once it stops accepting (a drain)', async () => {
     const web = await server({});
     web.stopAccepting();

@@ -134,7 +134,12 @@ describe('Kubernetes manifests', () => {
     for (const probe of [container.readinessProbe, container.livenessProbe])
       expect(probe.httpGet).toEqual({ path: '/health', port: 'http' });
     expect(container.envFrom[0]!.secretRef.name).toBe(secret.metadata.name);
-    expect(Object.keys(secret.stringData)).toEqual(['PETSTORE_AUTH_TOKEN', 'API_KEY']);
+    expect(Object.keys(secret.stringData)).toEqual([
+      'MCP_SIGNING_KEY',
+      'MCP_STATE_URL',
+      'PETSTORE_AUTH_TOKEN',
+      'API_KEY',
+    ]);
     const labels = deployment.spec.template.metadata.labels;
     expect(deployment.spec.selector.matchLabels).toEqual(labels);
     const service = manifests['deploy/service.yaml'] as unknown as ServiceManifest;

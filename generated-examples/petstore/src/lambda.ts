@@ -15,5 +15,7 @@ export const handler = lambdaHandler(async () =>
     catalog: await dataFile('catalog.json'),
     searchIndex: () => dataFile('search-index.json'),
     env: process.env,
+    // Lambda runs Node: the replicas can share their state in Redis (MCP_STATE_URL).
+    loadRedisState: () => import('./runtime/redis-state.js'),
   }),
 );

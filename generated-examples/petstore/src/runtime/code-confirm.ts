@@ -15,7 +15,8 @@
  * - the question's call, recorded as accepted or declined with the answer. Accepted, the re-run sends exactly
  *   that call (same operation, same arguments) once; declined, that call throws inside the program, which
  *   can catch it, and nothing is sent.
- * A re-run whose calls with side effects differ from the recorded ones (the program depends on the time, or
+ * Each state is good for one re-run (one-time-state.ts): sent again, the program is stopped at its first call
+ * and nothing is sent. A re-run whose calls with side effects differ from the recorded ones (the program depends on the time, or
  * a read answered differently) is stopped before it sends anything more. A client that cannot be asked gets
  * the fallback of tool calls: the call throws, saying what to ask, and once the user agreed the program can
  * be run again with execute's `confirm: true`.
@@ -40,6 +41,7 @@ import {
   type ConfirmGate,
 } from './confirm.js';
 import { needsConfirmation } from './confirm-policy.js';
+import { reuseRefusal } from './one-time-state.js';
 import type { ToolResult } from './response.js';
 import type { ApiAnswer } from './sandbox.js';
 
@@ -126,13 +128,22 @@ export class ProgramConfirmation {
   private readonly calls: Array<{ call: string; answer: Promise<ApiAnswer> }> = [];
   private stopped: Stop | undefined;
 
+  /** Why the state this retry brings cannot be replayed (used before): the program is stopped at its first call. */
+  private readonly refusal: string | undefined;
+
   constructor(private readonly options: ProgramConfirmationOptions) {
     this.program = digest(options.program);
-    this.replay = replayOf(options.state, this.program, options.answer);
+    const replay = replayOf(options.state, this.program, options.answer);
+    this.refusal =
+      replay.length > 0
+        ? reuseRefusal(options.state, 'the call this program stopped at', 'run the same program again')
+        : undefined;
+    this.replay = this.refusal === undefined ? replay : [];
   }
 
   /** Called for every allowed `api.*` call, in the order the program makes them. */
   step(tool: CatalogTool, args: Record<string, unknown>): CallStep {
+    if (this.refusal !== undefined && !this.stopped) return this.stop({ error: this.refusal });
     if (this.stopped) return { kind: 'answer', answer: { ok: false, message: 'the program was stopped' } };
     if (operationKind(tool) === 'read') return { kind: 'send', settle: NOT_RECORDED };
     const call = digest({ name: tool.name, args });

@@ -7,7 +7,8 @@
  *
  * The request state binds the answer to this tool and these exact arguments (a SHA-256 of them) and to the
  * caller's identity, signed with HMAC-SHA256 (the SDK's codec); a state that fails verification is refused by
- * the SDK before the handler runs (-32602), one for other arguments makes the server ask again. A client that
+ * the SDK before the handler runs (-32602), one for other arguments makes the server ask again. A state is
+ * good for one retry, on any replica (one-time-state.ts): sent again, it is refused and nothing is sent. A client that
  * cannot elicit (none declared, or a 2025-11-25 client over stateless HTTP, where no request can reach it)
  * gets the fallback: the tool lists an optional `confirm` argument, and a call without `confirm: true` is
  * refused with what to ask the user. Nothing is sent upstream until the answer is yes.
@@ -25,7 +26,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CatalogTool, ConfirmPolicy } from './catalog.js';
 import { confirmArgumentName, needsConfirmation } from './confirm-policy.js';
+import { oneTimeStates, reuseRefusal } from './one-time-state.js';
 import type { ToolResult } from './response.js';
+import type { StateStore } from './state-store.js';
 
 /** The key of the one input request a confirmation makes, and of the boolean the user answers. */
 export const CONFIRM_KEY = 'confirm';
@@ -46,7 +49,10 @@ export type ConfirmOutcome = { proceed: Record<string, unknown> } | { result: To
 export interface ConfirmGate {
   /** Whether the policy can ask about any tool at all. */
   readonly asks: boolean;
-  /** ServerOptions.requestState.verify: refuses a state this server did not sign, or signed for another caller. */
+  /**
+   * ServerOptions.requestState.verify: refuses a state this server did not sign, or signed for another caller;
+   * the payload it resolves with says whether this is the state's first use (one-time-state.ts).
+   */
   verifyState: (state: string, ctx: ServerContext) => Promise<unknown>;
   /** Signs a request state for this caller (code mode's confirmations, code-confirm.ts, carry their own payload). */
   mintState: (payload: object, ctx: ServerContext) => Promise<string>;
@@ -65,13 +71,21 @@ export interface ConfirmGate {
   ) => Promise<ConfirmOutcome>;
 }
 
-/** `key`: the server's signing key (MCP_SIGNING_KEY, else random per process; server-core.ts). */
-export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | string | undefined): ConfirmGate {
-  const codec = createRequestStateCodec<object>({
+/**
+ * `key`: the server's signing key (MCP_SIGNING_KEY, else random per process; server-core.ts). `store`: where
+ * the states used are recorded, shared by the replicas or this process's (one-time-state.ts).
+ */
+export function createConfirmGate(
+  policy: ConfirmPolicy,
+  key: Uint8Array | string | undefined,
+  store: StateStore,
+): ConfirmGate {
+  const signed = createRequestStateCodec<object>({
     key: key ?? randomBytes(MIN_KEY_BYTES),
     ttlSeconds: STATE_TTL_SECONDS,
     bind: (ctx) => ctx.http?.authInfo?.clientId ?? '',
   });
+  const codec = oneTimeStates(signed, store, STATE_TTL_SECONDS);
   const asks = policy !== 'never' && (!Array.isArray(policy) || policy.length > 0);
   return {
     asks,
@@ -89,6 +103,8 @@ export function createConfirmGate(policy: ConfirmPolicy, key: Uint8Array | strin
       const state = ctx.mcpReq.requestState<Partial<ConfirmState>>();
       const expected = stateFor(tool, rest);
       if (answer.kind === 'elicit' && state?.tool === expected.tool && state.args === expected.args) {
+        const refusal = reuseRefusal(state, `${tool.name} (${operationLabel(tool)})`, `call ${tool.name} again`);
+        if (refusal) return { result: toolError(refusal) };
         if (answer.action === 'accept' && answer.content?.[CONFIRM_KEY] === true) return { proceed: rest };
         return { result: declined(tool, answer.action) };
       }

@@ -7,18 +7,14 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { performance } from 'node:perf_hooks';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHandlerRequestOptions, type Server } from '@modelcontextprotocol/server';
-import { cutEnd, NO_SECRETS } from './cut.js';
 import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
+import type { SharedState } from './state-store.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
-import { MAX_MESSAGE_BYTES } from './message-limits.js';
-import { createWebHandler } from './web-handler.js';
+import { createWebHandler, MAX_REQUEST_BODY } from './web-handler.js';
 
-/**
- * Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path, cut without
- * leaving part of a word at the edge (cut.ts), so a token in a path is never logged in part.
- */
+/** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
 const MAX_LOGGED_PATH = 200;
 
 export interface HttpServerHandle {
@@ -37,6 +33,12 @@ export interface StartHttpOptions {
   handleSignals?: boolean;
 }
 
+/** What the process brings to the endpoint: the catalog's reloads, and the state shared with other replicas. */
+export interface EndpointParts {
+  onCatalogChange?: OnCatalogChange;
+  shared?: SharedState;
+}
+
 /**
  * The stateless MCP endpoint alone, for an app that routes to it: no Host/Origin checks, CORS or endpoint
  * auth (the app applies its own, e.g. the SDK's createMcpExpressApp / createMcpHonoApp guards).
@@ -50,15 +52,27 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-/** `onCatalogChange`: each reload of the catalog is published to the subscriptions/listen streams. */
-export function mcpEndpoint(factory: () => Server, log: Logger, onCatalogChange?: OnCatalogChange): McpEndpoint {
+/**
+ * `onCatalogChange`: each reload of the catalog is published to the subscriptions/listen streams, of every
+ * replica when `shared` carries a bus.
+ */
+export function mcpEndpoint(
+  factory: () => Server,
+  log: Logger,
+  { onCatalogChange, shared }: EndpointParts = {},
+): McpEndpoint {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const handler = createMcpHandler(factory, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
+  const handler = createMcpHandler(factory, {
+    maxRequestBodySize: MAX_REQUEST_BODY,
+    onerror,
+    ...(shared?.bus ? { bus: shared.bus } : {}),
+  });
   const unsubscribe = onCatalogChange?.((changes) => publishChanges(handler.notify, changes));
-  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
-  const close = () => {
+  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const close = async () => {
     unsubscribe?.();
-    return handler.close();
+    await handler.close();
+    await shared?.close();
   };
   return { fetch: (request, options) => handler.fetch(request, options), node, close };
 }
@@ -67,15 +81,16 @@ export function startHttp(
   factory: () => Server,
   config: RuntimeConfig,
   log: Logger,
-  options: StartHttpOptions & { onCatalogChange?: OnCatalogChange } = {},
+  options: StartHttpOptions & EndpointParts = {},
 ): Promise<HttpServerHandle> {
   // Before listening, so a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration stops the start.
   const web = createWebHandler(factory, config, log, {
     defaultResourceUrl: () => localUrl(config, server),
     ...(options.onCatalogChange ? { onCatalogChange: options.onCatalogChange } : {}),
+    ...(options.shared?.bus ? { bus: options.shared.bus } : {}),
   });
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
+  const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
   const inflight = new InflightRequests();
   const unanswered = new Set<ServerResponse>();
   let draining = false;
@@ -100,6 +115,7 @@ export function startHttp(
     if (server.listening) server.close();
     server.closeAllConnections();
     await serverClosed;
+    await options.shared?.close();
   };
 
   const shutdown = async (): Promise<boolean> => {
@@ -147,7 +163,7 @@ function logWhenClosed(req: IncomingMessage, res: ServerResponse, log: Logger): 
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const fields: Record<string, unknown> = {
       method: req.method,
-      path: cutEnd(pathOf(req), MAX_LOGGED_PATH, NO_SECRETS).text,
+      path: pathOf(req).slice(0, MAX_LOGGED_PATH),
       status: res.headersSent ? res.statusCode : null,
       ms,
     };

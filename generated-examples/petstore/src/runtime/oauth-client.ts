@@ -26,6 +26,16 @@ export interface TokenClientOptions {
   timeoutMs: number;
   /** Injected for tests; defaults to Date.now. */
   now?: () => number;
+  /** The replicas' shared cache (shared-tokens.ts), asked before fetching. */
+  shared?: SharedTokenCache;
+}
+
+/** A cache the replicas share: one of them fetches a token the others then reuse. */
+export interface SharedTokenCache {
+  /** The shared token when fresh, else one `fetchToken` got (by this replica, or by another while it waited). */
+  obtain(key: string, fetchToken: () => Promise<CachedToken>): Promise<CachedToken>;
+  /** Drops `token` from the shared cache (the API refused it). */
+  forget(key: string, token: string): void;
 }
 
 /** The token endpoint could not be reached or refused: the message never contains the secret. */
@@ -43,7 +53,7 @@ const REFRESH_MARGIN_MS = 60_000;
 /** ...but a short-lived token is still used for at least half its life. */
 const MIN_USE_FRACTION = 0.5;
 
-interface CachedToken {
+export interface CachedToken {
   token: string;
   /** From here on a new token is fetched. */
   refreshAt: number;
@@ -79,11 +89,13 @@ export class ClientCredentialsTokens {
   invalidate(request: TokenRequest, token: string): void {
     const key = cacheKey(request);
     if (this.cache.get(key)?.token === token) this.cache.delete(key);
+    this.options.shared?.forget(key, token);
   }
 
   private async fetchAndCache(key: string, request: TokenRequest, previous: CachedToken | undefined): Promise<string> {
     try {
-      const entry = await this.fetchToken(request);
+      const fetchToken = () => this.fetchToken(request);
+      const entry = await (this.options.shared ? this.options.shared.obtain(key, fetchToken) : fetchToken());
       this.cache.set(key, entry);
       return entry.token;
     } catch (error) {

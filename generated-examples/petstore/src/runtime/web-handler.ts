@@ -11,13 +11,15 @@ import {
   originValidationResponse,
   validateHostHeader,
   type Server,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import { createCors, type Cors } from './cors.js';
 import { createEndpointAuth } from './endpoint-auth.js';
 import type { Logger } from './log.js';
-import { MAX_MESSAGE_BYTES } from './message-limits.js';
+
+export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
 
 export interface WebHandler {
   /** Answers one HTTP request to any path of the server. */
@@ -33,6 +35,8 @@ export interface WebHandlerOptions {
   defaultResourceUrl: () => string;
   /** Each reload of the catalog is published to the subscriptions/listen streams (Node, with a catalog watch). */
   onCatalogChange?: OnCatalogChange;
+  /** Carries the events to the listen streams of every replica (MCP_STATE_URL); absent: this process's only. */
+  bus?: ServerEventBus;
 }
 
 /** Builds the handler; a bad MCP_OAUTH_* / MCP_AUTH_TOKENS configuration throws here, before serving. */
@@ -43,7 +47,11 @@ export function createWebHandler(
   options: WebHandlerOptions,
 ): WebHandler {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const mcp = createMcpHandler(factory, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
+  const mcp = createMcpHandler(factory, {
+    maxRequestBodySize: MAX_REQUEST_BODY,
+    onerror,
+    ...(options.bus ? { bus: options.bus } : {}),
+  });
   const unsubscribe = options.onCatalogChange?.((changes) => publishChanges(mcp.notify, changes));
   const cors = createCors(config.http.corsOrigins);
   const { hostRefusal, originRefusal } = guards(config, cors);

@@ -17,10 +17,8 @@ import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { SearchIndexFile } from './search.js';
 import type { DeclarationsFile } from './code-mode.js';
-import { readEnv } from './environment.js';
 import { buildServerCore, lazy } from './server-core.js';
 import { startStdio } from './stdio.js';
-import { loadUpstreamTls } from './upstream-tls.js';
 
 export interface CreateServerOptions extends Extensions {
   /** The project's catalog.json (search-index.json is read beside it). */
@@ -55,7 +53,6 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   // itself costs a trip into the C++ environment each time.
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   const { catalogUrl } = options;
-  const upstreamTls = loadUpstreamTls(env);
   const core = buildServerCore(
     {
       catalog: await (options.catalogBytes ?? readDataAhead(catalogUrl)),
@@ -63,7 +60,8 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
       declarations: () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl)),
       projectFile: (file) => readFile(new URL(file, catalogUrl), 'utf8'),
     },
-    { ...options, env, ...(upstreamTls ? { upstreamTls } : {}) },
+    // Redis is loaded only when MCP_STATE_URL is set (state-store.ts).
+    { ...options, env, loadRedisState: () => import('./redis-state.js') },
   );
   const { config, log } = core;
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for.
@@ -72,28 +70,27 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   const httpReload = lazy(async () => (await import('./reloading.js')).httpReloading(core, catalogUrl, env));
   const httpParts = async () => {
     const reload = await httpReload();
-    return { reload, factory: await core.httpFactory(reload.factoryOptions) };
+    const factory = await core.httpFactory(reload.factoryOptions);
+    const shared = await core.sharedState();
+    return {
+      factory,
+      parts: { shared, ...(reload.onCatalogChange ? { onCatalogChange: reload.onCatalogChange } : {}) },
+    };
   };
   return {
     config,
     log,
     endpoint: async () => {
-      const { reload, factory } = await httpParts();
-      return (await http()).mcpEndpoint(factory, log, reload.onCatalogChange);
+      const { factory, parts } = await httpParts();
+      return (await http()).mcpEndpoint(factory, log, parts);
     },
     listen: async (listenOptions) => {
-      const { reload, factory } = await httpParts();
-      return (await http()).startHttp(factory, config, log, {
-        ...listenOptions,
-        onCatalogChange: reload.onCatalogChange,
-      });
+      const { factory, parts } = await httpParts();
+      return (await http()).startHttp(factory, config, log, { ...listenOptions, ...parts });
     },
     serveStdio: async () => {
       const factoryOptions = await (await import('./reloading.js')).stdioReloading(core, catalogUrl, env);
-      startStdio(core.stdioFactory(factoryOptions), log, {
-        callTimeoutMs: config.timeoutMs,
-        maxMessageBytes: readEnv(env, 'MCP_STDIO_MAX_MESSAGE_BYTES'),
-      });
+      startStdio(core.stdioFactory(factoryOptions), log, config.timeoutMs);
     },
   };
 }

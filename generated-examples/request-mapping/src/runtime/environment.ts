@@ -252,6 +252,23 @@ export const ENV = {
     defaultDoc: 'random per process',
     example: '',
   }),
+  MCP_STATE_URL: variable({
+    parse: trimmed,
+    default: undefined,
+    description:
+      "Redis shared by the replicas (redis:// or rediss://): confirmations taken once across all of them, list_changed to every replica's clients, one OAuth client-credentials token for all.",
+    defaultDoc: 'none: each process keeps its own',
+    example: '',
+    http: true,
+  }),
+  MCP_STATE_PREFIX: variable({
+    parse: trimmed,
+    default: undefined,
+    description: 'Prefix of the keys and channel in MCP_STATE_URL, so that several servers can share one Redis.',
+    defaultDoc: (c) => `mcp:${c.server.name}`,
+    example: '',
+    http: true,
+  }),
   MCP_WATCH_CATALOG: variable<'on' | 'off' | undefined>({
     parse: oneOf(['on', 'off'] as const),
     default: undefined,

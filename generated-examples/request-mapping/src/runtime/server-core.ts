@@ -14,8 +14,7 @@ import type { CallDeps } from './call-tool.js';
 import type { DeclarationsFile } from './code-mode.js';
 import { CODE_TOOL_NAMES } from './code-definitions.js';
 import { readCodeSettings } from './code-settings.js';
-import { assertUpstreamTlsApplies, readConfig, type RuntimeConfig } from './config.js';
-import type { UpstreamTls } from './http-client.js';
+import { readConfig, type RuntimeConfig } from './config.js';
 import { MIN_KEY_BYTES } from './confirm.js';
 import { readEnv } from './environment.js';
 import { serveExtensions, type Extensions } from './extensions.js';
@@ -36,14 +35,19 @@ import {
 import { parseCatalog } from './tool-table.js';
 import { ToolRegistry } from './tools.js';
 import type { UpstreamAuth } from './upstream-auth.js';
+import {
+  MemoryStateStore,
+  openSharedState,
+  type RedisStateLoader,
+  type SharedState,
+  type StateStore,
+} from './state-store.js';
 
 export interface CoreOptions extends Extensions {
   /** Where the configuration and credentials are read from; a copy made by the caller. */
   env: NodeJS.ProcessEnv;
   /** Sends every upstream request (and OAuth token request) through this fetch instead of node:http. */
   fetch?: typeof fetch;
-  /** API_TLS_* as read by the Node server (upstream-tls.ts), for node:http to apply. */
-  upstreamTls?: UpstreamTls;
   /** Receives the server's log lines, with known secrets replaced by `[redacted]`. */
   logger?: Logger;
   /** Where the default logger writes its JSON lines (default stderr). */
@@ -54,6 +58,8 @@ export interface CoreOptions extends Extensions {
   http?: { port?: number; host?: string };
   /** Validates tool arguments (default Ajv; Workers pass the SDK's CfWorkerJsonSchemaValidator). */
   jsonSchemaValidator?: jsonSchemaValidator;
+  /** Loads the Redis store where the target can run its client; absent: MCP_STATE_URL stops the start. */
+  loadRedisState?: RedisStateLoader;
 }
 
 export interface ServerData {
@@ -82,9 +88,11 @@ export interface ServerCore {
    * when the new one cannot be served (a bad catalog, an extension name a new tool took).
    */
   reload: (data: ServerData) => Promise<Omit<CatalogChanges, 'tools'>>;
+  /** The state the HTTP server shares with its replicas (MCP_STATE_URL), opened with the first HTTP catalog. */
+  sharedState: () => Promise<SharedState>;
 }
 
-/** What the process sets up once, whatever the catalog: configuration, logger, signing key, profiles. */
+/** What the process sets up once, whatever the catalog: configuration, logger, signing key, profiles, state stores. */
 interface ProcessParts {
   readonly env: NodeJS.ProcessEnv;
   readonly config: RuntimeConfig;
@@ -92,6 +100,10 @@ interface ProcessParts {
   readonly signingKey: string | Uint8Array;
   readonly profiles: ProfileChoice;
   readonly options: CoreOptions;
+  /** Over stdio (one client), confirmation states are recorded in this process's memory. */
+  readonly localStore: StateStore;
+  /** Over HTTP, where the replicas share them (state-store.ts); the first catalog names the keys' prefix. */
+  readonly sharedState: (catalog: CatalogHeader) => Promise<SharedState>;
 }
 
 /** Everything one catalog serves; the one reference a reload replaces. */
@@ -109,8 +121,6 @@ interface CatalogState {
 export function buildServerCore(data: ServerData, options: CoreOptions): ServerCore {
   const { env } = options;
   const config = readConfig(env);
-  assertUpstreamTlsApplies(env, options.upstreamTls !== undefined && !options.fetch);
-  if (options.upstreamTls) config.upstreamTls = options.upstreamTls;
   if (options.http?.port !== undefined) config.http.port = options.http.port;
   if (options.http?.host !== undefined) config.http.host = options.http.host;
   // The log redacts the secrets of the catalog being served, so it reads them from the current state.
@@ -120,7 +130,22 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
     : createLogger(config.logLevel, () => secrets, options.logSink);
   const { choice: profiles, problems } = readProfileChoice(env);
   const signingKey = signingKeyOf(readEnv(env, 'MCP_SIGNING_KEY'), log);
-  const parts: ProcessParts = { env, config, log, signingKey, profiles, options };
+  if (readEnv(env, 'MCP_STATE_URL') !== undefined && readEnv(env, 'MCP_SIGNING_KEY') === undefined) {
+    log.warn(
+      'MCP_STATE_URL is set but MCP_SIGNING_KEY is not: each replica signs with its own random key, so a confirmation asked on one replica is refused on the others; set the same MCP_SIGNING_KEY on every replica',
+    );
+  }
+  const localStore = new MemoryStateStore();
+  let opened: Promise<SharedState> | undefined;
+  const sharedState = (catalog: CatalogHeader) =>
+    (opened ??= openSharedState(
+      readEnv(env, 'MCP_STATE_URL'),
+      readEnv(env, 'MCP_STATE_PREFIX') ?? `mcp:${catalog.server.name}`,
+      log,
+      options.loadRedisState,
+      localStore,
+    ));
+  const parts: ProcessParts = { env, config, log, signingKey, profiles, options, localStore, sharedState };
   let state = catalogState(data, parts);
   secrets = state.secrets;
   announce(state, parts);
@@ -134,6 +159,7 @@ export function buildServerCore(data: ServerData, options: CoreOptions): ServerC
       return serverFactory(() => state.http.value!, factoryOptions);
     },
     stdioFactory: (factoryOptions) => serverFactory(() => state.stdio, factoryOptions),
+    sharedState: () => sharedState(state.registry.catalog),
     reload: async (next) => {
       const built = catalogState(next, parts);
       // Once HTTP is served, the new state's HTTP catalog is built before the swap.
@@ -188,12 +214,14 @@ function catalogState(data: ServerData, parts: ProcessParts): CatalogState {
     signingKey: parts.signingKey,
     ...(code ? { code } : {}),
   };
-  const stdio = serveCatalog(deps, serve);
+  const stdio = serveCatalog(deps, { ...serve, stateStore: parts.localStore });
   // Per-caller credentials only exist over HTTP: the HTTP catalog builds its upstream auth up front (a bad
   // MCP_CALLER_CREDENTIALS stops the start); stdio builds it on its first call.
-  const http = resolving(async () =>
-    serveCatalog({ ...deps, upstreamAuth: await httpUpstreamAuth(catalog, env, config, log, options.fetch) }, serve),
-  );
+  const http = resolving(async () => {
+    const shared = await parts.sharedState(catalog);
+    const upstreamAuth = await httpUpstreamAuth(catalog, env, config, log, options.fetch, shared);
+    return serveCatalog({ ...deps, upstreamAuth }, { ...serve, stateStore: shared.store });
+  });
   return {
     secrets: serverRedactionForms(catalog, env), // env is a snapshot: computed once per catalog, not per log line
     registry,
@@ -234,17 +262,20 @@ async function httpUpstreamAuth(
   config: RuntimeConfig,
   log: Logger,
   fetch: typeof globalThis.fetch | undefined,
+  shared: SharedState,
 ): Promise<UpstreamAuth> {
-  const [{ createUpstreamAuth }, callerCredentials] = await Promise.all([
+  const [{ createUpstreamAuth }, callerCredentials, { sharedTokenCache }] = await Promise.all([
     import('./upstream-auth.js'),
     import('./caller-credentials.js'),
+    import('./shared-tokens.js'),
   ]);
   const auth = createUpstreamAuth({
     catalog,
     env,
     timeoutMs: config.timeoutMs,
     ...(fetch ? { fetch } : {}),
-    ...(config.upstreamTls ? { tls: config.upstreamTls } : {}),
+    // Without a shared store each process keeps its own tokens, in ClientCredentialsTokens.
+    ...(shared.shared ? { sharedTokens: sharedTokenCache(shared.store, log, { timeoutMs: config.timeoutMs }) } : {}),
   });
   const endpointProtected = config.http.auth.staticTokens.length > 0 || config.http.auth.oauth !== undefined;
   describeCallerCredentials(catalog, env, auth, endpointProtected, log, callerCredentials);

@@ -20,6 +20,7 @@ import type { CallDeps } from './call-tool.js';
 import { createConfirmGate, type ConfirmGate } from './confirm.js';
 import { catalogConfirmPolicy, needsConfirmation, withConfirmArgument } from './confirm-policy.js';
 import { readEnv } from './environment.js';
+import { MemoryStateStore, type StateStore } from './state-store.js';
 import { uriMatcher } from './uri-template-match.js';
 import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from './meta-definitions.js';
 import { CODE_EXECUTE_TOOL, CODE_TOOL_NAMES, codeInstructions } from './code-definitions.js';
@@ -62,6 +63,8 @@ export interface ServeOptions {
   code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile>; wasm?: QuickJsWasm };
   /** Signs confirmation states and response links (MCP_SIGNING_KEY); absent: a random key for this factory. */
   signingKey?: Uint8Array | string;
+  /** Records the confirmation states used (state-store.ts); absent: this factory's memory. */
+  stateStore?: StateStore;
 }
 
 export function createServerFactory(deps: CallDeps, options: ServeOptions): () => Server {
@@ -124,7 +127,7 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
   const info = { name: catalog.server.name, version: catalog.server.version, title: catalog.server.title };
   const choice: ProfileChoice = options.profiles ?? { clients: new Map() };
   const confirmPolicy = readEnv(deps.env, 'MCP_CONFIRM') ?? catalogConfirmPolicy(catalog);
-  const confirm = createConfirmGate(confirmPolicy, options.signingKey);
+  const confirm = createConfirmGate(confirmPolicy, options.signingKey, options.stateStore ?? new MemoryStateStore());
   const listings = new Map<`${ProfileName}:${boolean}`, ProfileListing>();
   // Built on a profile's first request and kept: per-request work does not grow with the number of tools.
   // A client that cannot elicit is listed the fallback `confirm` argument of the tools that ask (confirm.ts).

@@ -11,9 +11,8 @@ import {
   type CallerHeaderMap,
 } from './caller-credentials.js';
 import type { CatalogHeader, CatalogTool } from './catalog.js';
-import type { UpstreamTls } from './http-client.js';
 import type { Logger } from './log.js';
-import { ClientCredentialsTokens } from './oauth-client.js';
+import { ClientCredentialsTokens, type SharedTokenCache } from './oauth-client.js';
 
 export interface UpstreamAuth {
   /** Scheme → header of the incoming MCP request that carries the caller's credential. */
@@ -26,8 +25,8 @@ export interface UpstreamAuthSettings {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   fetch?: typeof fetch;
-  /** Client certificate and extra CAs for the token endpoint too (upstream-tls.ts). */
-  tls?: UpstreamTls;
+  /** The token cache the replicas share (MCP_STATE_URL). */
+  sharedTokens?: SharedTokenCache;
 }
 
 /** Throws CallerCredentialsError when MCP_CALLER_CREDENTIALS cannot be parsed. */
@@ -38,7 +37,7 @@ export function createUpstreamAuth(settings: UpstreamAuthSettings): UpstreamAuth
     tokens: new ClientCredentialsTokens({
       timeoutMs: settings.timeoutMs,
       ...(settings.fetch ? { fetch: settings.fetch } : {}),
-      ...(settings.tls ? { tls: settings.tls } : {}),
+      ...(settings.sharedTokens ? { shared: settings.sharedTokens } : {}),
     }),
   };
 }

@@ -16,6 +16,7 @@ import { dataBytes } from './data-text.js';
 import type { QuickJsWasm } from './quickjs-wasm.js';
 import type { SearchIndexFile } from './search.js';
 import { buildServerCore } from './server-core.js';
+import type { RedisStateLoader } from './state-store.js';
 import { createWebHandler, pathOf } from './web-handler.js';
 
 /** A JSON data file as a target has it: parsed (a JSON module), as text, or as bytes read from a file. */
@@ -48,6 +49,11 @@ export interface WebServerOptions extends Extensions {
   hooks?: Hooks;
   /** Validates tool arguments (default Ajv; the Workers entry passes the SDK's CfWorkerJsonSchemaValidator). */
   jsonSchemaValidator?: jsonSchemaValidator;
+  /**
+   * Loads the Redis store (MCP_STATE_URL) on a target whose runtime can open TCP connections (the Lambda, Deno
+   * and Bun entries pass it). Absent (Workers): a server with MCP_STATE_URL set refuses to start.
+   */
+  loadRedisState?: RedisStateLoader;
 }
 
 export interface WebServer {
@@ -82,10 +88,13 @@ export async function createWebServer(options: WebServerOptions): Promise<WebSer
       'MCP_OAUTH_ISSUER is set: also set MCP_OAUTH_RESOURCE_URL to the public URL of this endpoint (…/mcp)',
     );
   if (config.http.auth.oauth && !config.http.auth.oauth.resourceUrl) throw needsResourceUrl();
-  const handler = createWebHandler(await core.httpFactory(), config, log, {
+  const factory = await core.httpFactory();
+  const shared = await core.sharedState();
+  const handler = createWebHandler(factory, config, log, {
     defaultResourceUrl: () => {
       throw needsResourceUrl();
     },
+    ...(shared.bus ? { bus: shared.bus } : {}),
   });
   return {
     config,
@@ -102,7 +111,10 @@ export async function createWebServer(options: WebServerOptions): Promise<WebSer
       return response;
     },
     stopAccepting: () => handler.stopAccepting(),
-    close: () => handler.close(),
+    close: async () => {
+      await handler.close();
+      await shared.close();
+    },
   };
 }
 
