@@ -17,8 +17,10 @@ import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { SearchIndexFile } from './search.js';
 import type { DeclarationsFile } from './code-mode.js';
+import { readEnv } from './environment.js';
 import { buildServerCore, lazy } from './server-core.js';
 import { startStdio } from './stdio.js';
+import { loadUpstreamTls } from './upstream-tls.js';
 
 export interface CreateServerOptions extends Extensions {
   /** The project's catalog.json (search-index.json is read beside it). */
@@ -53,6 +55,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
   // itself costs a trip into the C++ environment each time.
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
   const { catalogUrl } = options;
+  const upstreamTls = loadUpstreamTls(env);
   const core = buildServerCore(
     {
       catalog: await (options.catalogBytes ?? readDataAhead(catalogUrl)),
@@ -61,7 +64,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
       projectFile: (file) => readFile(new URL(file, catalogUrl), 'utf8'),
     },
     // Redis is loaded only when MCP_STATE_URL is set (state-store.ts).
-    { ...options, env, loadRedisState: () => import('./redis-state.js') },
+    { ...options, env, ...(upstreamTls ? { upstreamTls } : {}), loadRedisState: () => import('./redis-state.js') },
   );
   const { config, log } = core;
   // The HTTP transport (and @modelcontextprotocol/node with it) is loaded only when asked for.
@@ -90,7 +93,10 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
     },
     serveStdio: async () => {
       const factoryOptions = await (await import('./reloading.js')).stdioReloading(core, catalogUrl, env);
-      startStdio(core.stdioFactory(factoryOptions), log, config.timeoutMs);
+      startStdio(core.stdioFactory(factoryOptions), log, {
+        callTimeoutMs: config.timeoutMs,
+        maxMessageBytes: readEnv(env, 'MCP_STDIO_MAX_MESSAGE_BYTES'),
+      });
     },
   };
 }

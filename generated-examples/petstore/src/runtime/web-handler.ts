@@ -18,8 +18,7 @@ import type { RuntimeConfig } from './config.js';
 import { createCors, type Cors } from './cors.js';
 import { createEndpointAuth } from './endpoint-auth.js';
 import type { Logger } from './log.js';
-
-export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
 
 export interface WebHandler {
   /** Answers one HTTP request to any path of the server. */
@@ -48,7 +47,7 @@ export function createWebHandler(
 ): WebHandler {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
   const mcp = createMcpHandler(factory, {
-    maxRequestBodySize: MAX_REQUEST_BODY,
+    maxRequestBodySize: MAX_MESSAGE_BYTES,
     onerror,
     ...(options.bus ? { bus: options.bus } : {}),
   });

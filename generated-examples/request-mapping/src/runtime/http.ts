@@ -7,14 +7,19 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { performance } from 'node:perf_hooks';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHandlerRequestOptions, type Server } from '@modelcontextprotocol/server';
+import { cutEnd, NO_SECRETS } from './cut.js';
 import { publishChanges, type OnCatalogChange } from './catalog-changes.js';
 import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { SharedState } from './state-store.js';
 import { exitGracefullyOnSignals, InflightRequests } from './shutdown.js';
-import { createWebHandler, MAX_REQUEST_BODY } from './web-handler.js';
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
+import { createWebHandler } from './web-handler.js';
 
-/** Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path. */
+/**
+ * Request paths are logged, never query strings (they can hold tokens); this bounds a hostile path, cut without
+ * leaving part of a word at the edge (cut.ts), so a token in a path is never logged in part.
+ */
 const MAX_LOGGED_PATH = 200;
 
 export interface HttpServerHandle {
@@ -63,12 +68,12 @@ export function mcpEndpoint(
 ): McpEndpoint {
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
   const handler = createMcpHandler(factory, {
-    maxRequestBodySize: MAX_REQUEST_BODY,
+    maxRequestBodySize: MAX_MESSAGE_BYTES,
     onerror,
     ...(shared?.bus ? { bus: shared.bus } : {}),
   });
   const unsubscribe = onCatalogChange?.((changes) => publishChanges(handler.notify, changes));
-  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const node = toNodeHandler(handler, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
   const close = async () => {
     unsubscribe?.();
     await handler.close();
@@ -90,7 +95,7 @@ export function startHttp(
     ...(options.shared?.bus ? { bus: options.shared.bus } : {}),
   });
   const onerror = (e: unknown) => log.error('mcp error', { error: e instanceof Error ? e.message : String(e) });
-  const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_REQUEST_BODY, onerror });
+  const toNode = toNodeHandler(web, { maxRequestBodySize: MAX_MESSAGE_BYTES, onerror });
   const inflight = new InflightRequests();
   const unanswered = new Set<ServerResponse>();
   let draining = false;
@@ -163,7 +168,7 @@ function logWhenClosed(req: IncomingMessage, res: ServerResponse, log: Logger): 
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const fields: Record<string, unknown> = {
       method: req.method,
-      path: pathOf(req).slice(0, MAX_LOGGED_PATH),
+      path: cutEnd(pathOf(req), MAX_LOGGED_PATH, NO_SECRETS).text,
       status: res.headersSent ? res.statusCode : null,
       ms,
     };

@@ -14,7 +14,8 @@ import type { CallDeps } from './call-tool.js';
 import type { DeclarationsFile } from './code-mode.js';
 import { CODE_TOOL_NAMES } from './code-definitions.js';
 import { readCodeSettings } from './code-settings.js';
-import { readConfig, type RuntimeConfig } from './config.js';
+import { assertUpstreamTlsApplies, readConfig, type RuntimeConfig } from './config.js';
+import type { UpstreamTls } from './http-client.js';
 import { MIN_KEY_BYTES } from './confirm.js';
 import { readEnv } from './environment.js';
 import { serveExtensions, type Extensions } from './extensions.js';
@@ -48,6 +49,8 @@ export interface CoreOptions extends Extensions {
   env: NodeJS.ProcessEnv;
   /** Sends every upstream request (and OAuth token request) through this fetch instead of node:http. */
   fetch?: typeof fetch;
+  /** API_TLS_* as read by the Node server (upstream-tls.ts), for node:http to apply. */
+  upstreamTls?: UpstreamTls;
   /** Receives the server's log lines, with known secrets replaced by `[redacted]`. */
   logger?: Logger;
   /** Where the default logger writes its JSON lines (default stderr). */
@@ -121,6 +124,8 @@ interface CatalogState {
 export function buildServerCore(data: ServerData, options: CoreOptions): ServerCore {
   const { env } = options;
   const config = readConfig(env);
+  assertUpstreamTlsApplies(env, options.upstreamTls !== undefined && !options.fetch);
+  if (options.upstreamTls) config.upstreamTls = options.upstreamTls;
   if (options.http?.port !== undefined) config.http.port = options.http.port;
   if (options.http?.host !== undefined) config.http.host = options.http.host;
   // The log redacts the secrets of the catalog being served, so it reads them from the current state.
@@ -274,6 +279,7 @@ async function httpUpstreamAuth(
     env,
     timeoutMs: config.timeoutMs,
     ...(fetch ? { fetch } : {}),
+    ...(config.upstreamTls ? { tls: config.upstreamTls } : {}),
     // Without a shared store each process keeps its own tokens, in ClientCredentialsTokens.
     ...(shared.shared ? { sharedTokens: sharedTokenCache(shared.store, log, { timeoutMs: config.timeoutMs }) } : {}),
   });

@@ -11,6 +11,7 @@ import {
   type CallerHeaderMap,
 } from './caller-credentials.js';
 import type { CatalogHeader, CatalogTool } from './catalog.js';
+import type { UpstreamTls } from './http-client.js';
 import type { Logger } from './log.js';
 import { ClientCredentialsTokens, type SharedTokenCache } from './oauth-client.js';
 
@@ -25,6 +26,8 @@ export interface UpstreamAuthSettings {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** Client certificate and extra CAs for the token endpoint too (upstream-tls.ts). */
+  tls?: UpstreamTls;
   /** The token cache the replicas share (MCP_STATE_URL). */
   sharedTokens?: SharedTokenCache;
 }
@@ -37,6 +40,7 @@ export function createUpstreamAuth(settings: UpstreamAuthSettings): UpstreamAuth
     tokens: new ClientCredentialsTokens({
       timeoutMs: settings.timeoutMs,
       ...(settings.fetch ? { fetch: settings.fetch } : {}),
+      ...(settings.tls ? { tls: settings.tls } : {}),
       ...(settings.sharedTokens ? { shared: settings.sharedTokens } : {}),
     }),
   };
