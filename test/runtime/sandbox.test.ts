@@ -1,6 +1,7 @@
 /**
- * The QuickJS sandbox on its own: what a program can reach (only `api.*`), how each limit stops it, and that
- * every failure is an outcome, never a thrown error, with the next program running normally.
+ * The QuickJS sandbox on its own, in-process (as on Workers; sandbox-thread.ts runs it in a worker elsewhere):
+ * what a program can reach (only `api.*`), how each limit stops it, and that every failure is an outcome,
+ * never a thrown error, with the next program running normally.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   type SandboxLimits,
   type SandboxOutcome,
 } from '../../templates/runtime/sandbox.js';
+import { compileQuickJs } from '../../templates/runtime/quickjs-wasm.js';
 
 const LIMITS: SandboxLimits = { timeoutMs: 5_000, maxComputeMs: 1_000, memoryBytes: 16 * 1024 * 1024, maxCalls: 5 };
 
@@ -35,6 +37,7 @@ async function run(
       return options.answer ? options.answer({ name, args }) : { ok: true, json: JSON.stringify({ name, args }) };
     },
     ...(options.signal ? { signal: options.signal } : {}),
+    wasm: await compileQuickJs(),
   });
   return { ...outcome, made };
 }
@@ -192,6 +195,7 @@ describe('sandbox: limits', () => {
       code: 'await api.slow({});',
       limits: { ...LIMITS, timeoutMs: 300 },
       now: 0,
+      wasm: await compileQuickJs(),
       call: (_name, _args, signal) =>
         new Promise<ApiAnswer>((resolve) => {
           signal.addEventListener('abort', () => {
