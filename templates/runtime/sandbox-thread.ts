@@ -34,19 +34,25 @@ export interface ThreadRun {
 
 /** V8 heap of a worker, for its own JavaScript: a program's data lives in its WebAssembly memory instead. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
-/** Workers kept ready between programs (each about 10 MB), so that a program rarely waits for one to start. */
+/**
+ * Workers kept ready (each about 10 MB), so that a program rarely waits for one to start: when a program
+ * ends and none is left, one is started (then, rather than as the next program starts, so that starting it
+ * never delays the requests served meanwhile), and up to two are kept between programs.
+ */
 const IDLE_WORKERS = 2;
 
 const idle = new Map<string, Worker[]>();
 
 export function runInThread(run: ThreadRun): Promise<SandboxOutcome> {
   const url = run.workerUrl ?? new URL('./sandbox-worker.js', import.meta.url);
-  return new ThreadExecution(takeWorker(url), run, (worker) => keepWorker(url, worker)).outcome;
+  const worker = idle.get(url.href)?.pop() ?? startWorker(url);
+  return new ThreadExecution(worker, run, (ended) => {
+    if (ended) keepWorker(url, ended);
+    if (!idle.get(url.href)?.length) keepWorker(url, startWorker(url));
+  }).outcome;
 }
 
-function takeWorker(url: URL): Worker {
-  const ready = idle.get(url.href)?.pop();
-  if (ready) return ready;
+function startWorker(url: URL): Worker {
   const worker = new Worker(url, { resourceLimits: WORKER_LIMITS });
   // An idle worker never keeps the process alive (a stdio server exits when its client goes).
   worker.unref();
@@ -81,7 +87,8 @@ class ThreadExecution {
   constructor(
     private readonly worker: Worker,
     private readonly run: ThreadRun,
-    private readonly release: (worker: Worker) => void,
+    /** Called once the program ended, with its worker when that can run another program. */
+    private readonly release: (worker: Worker | undefined) => void,
   ) {
     this.outcome = new Promise((resolve) => (this.settle = resolve));
     this.clock = new ComputeClock(run.limits.maxComputeMs);
@@ -95,14 +102,16 @@ class ThreadExecution {
       return;
     }
     const start: ToWorker = { type: 'run', program: run.program, limits: run.limits, now: run.now };
-    this.clock.start();
-    this.armComputeLimit();
     worker.postMessage(start);
   }
 
   private readonly onMessage = (message: FromWorker) => {
     if (this.ended) return;
     switch (message.type) {
+      case 'started':
+        // A worker that had to start first does so on the server's time, not the program's.
+        this.clock.start();
+        return this.armComputeLimit();
       case 'call':
         return this.call(message.id, message.name, message.args);
       case 'idle':
@@ -184,8 +193,8 @@ class ThreadExecution {
     this.worker.off('message', this.onMessage);
     this.worker.off('error', this.onError);
     this.worker.off('exit', this.onExit);
-    if (reusable) this.release(this.worker);
-    else void this.worker.terminate();
+    if (!reusable) void this.worker.terminate();
     this.settle(outcome);
+    this.release(reusable ? this.worker : undefined);
   }
 }

@@ -6,10 +6,11 @@
  * this worker when one is reached (sandbox-thread.ts); a worker whose program ended on its own may be given
  * the next program, which gets a fresh instance in a fresh memory.
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { compileQuickJs } from './quickjs-wasm.js';
 import { runInSandbox, unparsed, type ApiAnswer, type SandboxLimits, type SandboxOutcome } from './sandbox.js';
-import { stripTypes } from './strip-types.js';
 
 /** What the host thread sends. */
 export type ToWorker =
@@ -18,6 +19,8 @@ export type ToWorker =
 
 /** What this worker sends. */
 export type FromWorker =
+  /** The program starts: its engine is loaded, and its time counts from here. */
+  | { type: 'started' }
   | { type: 'call'; id: number; name: string; args: unknown }
   | { type: 'idle'; answered: number }
   | { type: 'log'; line: string }
@@ -40,13 +43,15 @@ port.on('message', (message: ToWorker) => {
 });
 
 async function run({ program, limits, now }: Extract<ToWorker, { type: 'run' }>): Promise<SandboxOutcome> {
+  const [wasm, { stripTypes }] = await Promise.all([compileQuickJs(), stripper]);
+  post({ type: 'started' });
   const stripped = stripTypes(program);
   if (!stripped.ok) return unparsed(stripped);
   return runInSandbox({
     code: stripped.code,
     limits,
     now,
-    wasm: await compileQuickJs(),
+    wasm,
     call: (name, args) =>
       new Promise<ApiAnswer>((resolve) => {
         const id = nextCall++;
@@ -58,5 +63,21 @@ async function run({ program, limits, now }: Extract<ToWorker, { type: 'run' }>)
   });
 }
 
-// Loaded as the worker starts, before its first program arrives.
+/**
+ * On Linux a thread has its own nice value (setpriority(2), NOTES): this one takes the lowest, so that when
+ * cores are short the server's own thread, which answers every other request, is the one that runs.
+ * Elsewhere programs run at the server's priority.
+ */
+function yieldToServer(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+  } catch {
+    // not Linux, or not allowed: nothing to do
+  }
+}
+
+yieldToServer();
+// Loaded once the thread has yielded, before its first program arrives: the type stripper and the engine.
+const stripper = import('./strip-types.js');
 void compileQuickJs().catch(() => undefined);

@@ -189,6 +189,32 @@ describe('sandbox: limits', () => {
     await expectStillServing();
   });
 
+  it('counts calls answered without I/O as computing: a loop of them is stopped at the compute limit', async () => {
+    const started = Date.now();
+    const error = errorOf(
+      await run('for (;;) { try { await api.nothing({}); } catch {} }', {
+        limits: { maxComputeMs: 300, maxCalls: 1e9 },
+        answer: () => ({ ok: false, message: 'There is no operation api.nothing' }),
+      }),
+    );
+    expect(error.message).toContain('computed for more than 300 ms');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('does not count waiting on calls that went upstream', async () => {
+    const outcome = await runInSandbox({
+      code: 'for (let i = 0; i < 5; i++) await api.slow({ i });\nreturn 5;',
+      limits: { ...LIMITS, maxComputeMs: 300 },
+      now: 0,
+      call: (_name, _args, _signal, sending) => {
+        sending();
+        return new Promise((resolve) => setTimeout(() => resolve({ ok: true, json: '1' }), 150));
+      },
+      wasm: await compileQuickJs(),
+    });
+    expect(outcome).toMatchObject({ ok: true, json: '5' });
+  });
+
   it('stops a program at its wall time while it waits on the API, and aborts the call', async () => {
     let aborted = false;
     const outcome = await runInSandbox({
