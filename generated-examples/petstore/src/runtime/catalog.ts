@@ -162,6 +162,8 @@ export interface CodeModeConfig {
   memoryMb?: number;
   maxCalls?: number;
   maxResultBytes?: number;
+  maxProgramBytes?: number;
+  maxPrograms?: number;
 }
 
 /**
