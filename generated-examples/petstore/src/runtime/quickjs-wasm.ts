@@ -50,10 +50,12 @@ async function readQuickJsFile(): Promise<Uint8Array> {
  * A QuickJS instance of its own, in a memory of its own that cannot grow past `memoryBytes` (nor be smaller
  * than the build's minimum, 16 MiB). Returns the memory too, so that its size can be read afterwards.
  */
-export async function newQuickJsInstance(
-  wasm: QuickJsWasm,
-  memoryBytes: number,
-): Promise<{ quickJs: QuickJSWASMModule; memory: WasmMemory }> {
+export interface QuickJsInstance {
+  quickJs: QuickJSWASMModule;
+  memory: WasmMemory;
+}
+
+export async function newQuickJsInstance(wasm: QuickJsWasm, memoryBytes: number): Promise<QuickJsInstance> {
   const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([
     import('quickjs-emscripten-core'),
     import('@jitl/quickjs-wasmfile-release-sync'),

@@ -9,7 +9,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { compileQuickJs } from './quickjs-wasm.js';
+import { compileQuickJs, newQuickJsInstance, type QuickJsInstance } from './quickjs-wasm.js';
 import { runInSandbox, unparsed, type ApiAnswer, type SandboxLimits, type SandboxOutcome } from './sandbox.js';
 
 /** What the host thread sends. */
@@ -32,18 +32,28 @@ if (!port) throw new Error('sandbox-worker.js runs as a worker thread (sandbox-t
 const post = (message: FromWorker) => port.postMessage(message);
 const answers = new Map<number, (answer: ApiAnswer) => void>();
 let nextCall = 0;
+/**
+ * The next program's instance, made while this worker waits (a few milliseconds that would otherwise delay
+ * the program's start), for the memory cap of the last program; each is used once.
+ */
+let ahead: { memoryBytes: number; instance: Promise<QuickJsInstance> } | undefined;
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'answer') {
     answers.get(message.id)?.(message.answer);
     answers.delete(message.id);
   } else {
-    void run(message).then((outcome) => post({ type: 'outcome', outcome }));
+    void run(message).then((outcome) => {
+      post({ type: 'outcome', outcome });
+      void compileQuickJs().then((wasm) => makeAhead(wasm, message.limits.memoryBytes));
+    });
   }
 });
 
 async function run({ program, limits, now }: Extract<ToWorker, { type: 'run' }>): Promise<SandboxOutcome> {
   const [wasm, { stripTypes }] = await Promise.all([compileQuickJs(), stripper]);
+  const made = ahead?.memoryBytes === limits.memoryBytes ? ahead.instance : undefined;
+  ahead = undefined;
   post({ type: 'started' });
   const stripped = stripTypes(program);
   if (!stripped.ok) return unparsed(stripped);
@@ -52,6 +62,7 @@ async function run({ program, limits, now }: Extract<ToWorker, { type: 'run' }>)
     limits,
     now,
     wasm,
+    ...(made ? { instance: made } : {}),
     call: (name, args) =>
       new Promise<ApiAnswer>((resolve) => {
         const id = nextCall++;
@@ -75,6 +86,12 @@ function yieldToServer(): void {
   } catch {
     // not Linux, or not allowed: nothing to do
   }
+}
+
+function makeAhead(wasm: Awaited<ReturnType<typeof compileQuickJs>>, memoryBytes: number): void {
+  const instance = newQuickJsInstance(wasm, memoryBytes);
+  instance.catch(() => undefined); // a failure shows when a program takes it
+  ahead = { memoryBytes, instance };
 }
 
 yieldToServer();

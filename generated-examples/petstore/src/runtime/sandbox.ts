@@ -13,7 +13,7 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { ComputeClock } from './compute-clock.js';
-import { newQuickJsInstance, type QuickJsWasm } from './quickjs-wasm.js';
+import { newQuickJsInstance, type QuickJsInstance, type QuickJsWasm } from './quickjs-wasm.js';
 import { PRELUDE, PROGRAM_FILE, PROGRAM_LINE_OFFSET } from './sandbox-prelude.js';
 
 export interface SandboxLimits {
@@ -45,6 +45,8 @@ export interface SandboxRun {
   signal?: AbortSignal;
   /** The compiled QuickJS module (quickjs-wasm.ts). */
   wasm: QuickJsWasm;
+  /** An instance of it made ahead for this program, never used before (sandbox-worker.ts); else one is made. */
+  instance?: Promise<QuickJsInstance>;
   /**
    * The host thread enforces the time limits (sandbox-thread.ts terminates the worker): the engine does
    * not check them, and says when it waits instead.
@@ -89,9 +91,9 @@ export const MAX_ARGUMENT_DEPTH = 64;
 export const MEMORY_ERROR = 'out of memory';
 
 export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
-  let instance: Awaited<ReturnType<typeof newQuickJsInstance>>;
+  let instance: QuickJsInstance;
   try {
-    instance = await newQuickJsInstance(run.wasm, run.limits.memoryBytes);
+    instance = await (run.instance ?? newQuickJsInstance(run.wasm, run.limits.memoryBytes));
   } catch (error) {
     // The memory itself could not be reserved: the machine is short of it, which the program did not cause.
     const message = `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
