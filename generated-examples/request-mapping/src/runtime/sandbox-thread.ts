@@ -35,7 +35,8 @@ export interface ThreadRun {
 /** V8 heap of a worker, for its own JavaScript: a program's data lives in its WebAssembly memory instead. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 /**
- * Workers kept ready (each about 10 MB), so that a program rarely waits for one to start: when a program
+ * Workers kept ready (each about 10 MB), so that a program rarely waits for one to start (on Deno, creating
+ * a worker also holds this thread for some 50–200 ms, which only ready workers avoid): when a program
  * ends and none is left, one is started (then, rather than as the next program starts, so that starting it
  * never delays the requests served meanwhile), and up to two are kept between programs.
  */
