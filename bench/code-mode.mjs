@@ -4,20 +4,28 @@
 //   per api.* call = (median execute of a program making N sequential calls − median execute of `return 1`) / N
 //   per tool call  = median tools/call round trip of the same operation
 // The target: an api.* call costs at most 2 ms more than the same call made as a tool. Blocks of each kind
-// take turns, so load on a shared machine falls on both. Run after `npm run build`.
+// take turns, so load on a shared machine falls on both.
+// Per-program cost, on the same server:
+//   program start     = p50 and p95 of the execute round trip of `return 1` (one program after another)
+//   memory per program = (server RSS while PROGRAMS_HELD programs wait on the API − RSS before) / PROGRAMS_HELD,
+//                        the median over HOLD_ROUNDS (the upstream holds a request for pet 0 for 1.5 s)
+// Run after `npm run build`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { generateAndBuild, median, printTable, REPO, stopChild } from './mcp-harness.mjs';
+import { generateAndBuild, median, printTable, REPO, rssKiB, stopChild } from './mcp-harness.mjs';
 
 const CALLS_PER_PROGRAM = 50;
 const ROUNDS = 6;
 const TOOL_CALLS_PER_ROUND = 50;
 const PROGRAMS_PER_ROUND = 3;
 const TARGET_MS = 2;
+const STARTS = 100;
+const PROGRAMS_HELD = 4;
+const HOLD_ROUNDS = 5;
 
 const work = mkdtempSync(join(tmpdir(), 'otm-bench-code-'));
 const children = new Set();
@@ -37,21 +45,20 @@ async function main() {
     { name: 'bench', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [entry],
-      env: {
-        PATH: process.env.PATH ?? '',
-        API_BASE_URL: `${upstream.url}/api/v3`,
-        API_KEY: 'bench-key',
-        PETSTORE_AUTH_TOKEN: 'bench-token',
-        LOG_LEVEL: 'error',
-        MCP_CODE_MAX_CALLS: String(CALLS_PER_PROGRAM),
-      },
-      stderr: 'inherit',
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry],
+    env: {
+      PATH: process.env.PATH ?? '',
+      API_BASE_URL: `${upstream.url}/api/v3`,
+      API_KEY: 'bench-key',
+      PETSTORE_AUTH_TOKEN: 'bench-token',
+      LOG_LEVEL: 'error',
+      MCP_CODE_MAX_CALLS: String(CALLS_PER_PROGRAM),
+    },
+    stderr: 'inherit',
+  });
+  await client.connect(transport);
   const loop = `for (let i = 0; i < ${CALLS_PER_PROGRAM}; i++) await api.getPetById({ petId: 10 });\nreturn 1;`;
   const tool = () => timedCall(client, 'getPetById', { petId: 10 });
   const program = (code) => timedCall(client, 'execute', { code });
@@ -65,6 +72,10 @@ async function main() {
     for (let i = 0; i < PROGRAMS_PER_ROUND; i++) loops.push(await program(loop));
     for (let i = 0; i < PROGRAMS_PER_ROUND; i++) empties.push(await program('return 1;'));
   }
+  const starts = [];
+  for (let i = 0; i < STARTS; i++) starts.push(await program('return 1;'));
+  const perProgram = [];
+  for (let round = 0; round < HOLD_ROUNDS; round++) perProgram.push(await memoryPerProgram(client, transport.pid));
   await client.close();
   await upstream.stop();
   const perTool = median(tools);
@@ -90,6 +101,36 @@ async function main() {
       ],
     ],
   );
+  console.log('\ncode mode: per-program cost');
+  printTable(
+    ['figure', 'value', 'from'],
+    [
+      ['program start p50 (execute `return 1;`)', `${percentile(starts, 0.5).toFixed(2)} ms`, `${STARTS} programs`],
+      ['program start p95', `${percentile(starts, 0.95).toFixed(2)} ms`, `${STARTS} programs`],
+      [
+        'memory per program (RSS, programs in flight)',
+        `${(median(perProgram) / 1024).toFixed(1)} MB`,
+        `${PROGRAMS_HELD} at once, median of ${HOLD_ROUNDS}`,
+      ],
+    ],
+  );
+}
+
+/** Server RSS while PROGRAMS_HELD programs wait on a held upstream call, less the RSS before, per program (KiB). */
+async function memoryPerProgram(client, pid) {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const before = rssKiB(pid);
+  const code = 'const pet = await api.getPetById({ petId: 0 });\nreturn pet.id;';
+  const held = Array.from({ length: PROGRAMS_HELD }, () => timedCall(client, 'execute', { code }));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const during = rssKiB(pid);
+  await Promise.all(held);
+  return (during - before) / PROGRAMS_HELD;
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
 async function timedCall(client, name, args) {

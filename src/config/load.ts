@@ -117,7 +117,7 @@ function checkShape(raw: unknown): ShapeProblem[] {
   return problems;
 }
 
-const CODE_LIMITS = ['timeoutMs', 'memoryMb', 'maxCalls', 'maxResultBytes'] as const;
+const CODE_LIMITS = ['timeoutMs', 'memoryMb', 'maxCalls', 'maxResultBytes', 'maxProgramBytes', 'maxPrograms'] as const;
 const CODE_ALLOW = ['read', 'write', 'destructive'];
 
 function checkCodeMode(value: unknown, problem: (pointer: string, message: string) => void): void {

@@ -15,6 +15,7 @@ import { charsWithinBytes, cutEnd, NO_SECRETS } from './cut.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './meta-definitions.js';
 import { searchOperations } from './meta-tools.js';
 import { errorResult, errorStatus, type ToolResult } from './response.js';
+import { runProgram, takeProgramSlot } from './program-runner.js';
 import type { ApiAnswer, SandboxError, SandboxOutcome } from './sandbox.js';
 import type { QuickJsWasm } from './quickjs-wasm.js';
 
@@ -83,16 +84,24 @@ function fallbackDeclaration(tool: CatalogTool | undefined, name: string): strin
 }
 
 async function execute(ctx: CodeToolContext, program: string): Promise<ToolResult | InputRequiredResult> {
-  const [{ stripTypes }, { runInSandbox }] = await Promise.all([import('./strip-types.js'), import('./sandbox.js')]);
-  const stripped = stripTypes(program);
-  if (!stripped.ok) return errorResult(describeError({ kind: 'syntax', name: 'SyntaxError', ...stripped }));
   const { settings } = ctx;
+  // Measured before anything reads the program: nothing parses or strips a program over the limit.
+  const bytes = Buffer.byteLength(program);
+  if (bytes > settings.maxProgramBytes)
+    return errorResult(
+      `The program is ${bytes} bytes, over this server's limit of ${settings.maxProgramBytes} (MCP_CODE_MAX_PROGRAM_BYTES): write a shorter program, and fetch data with api.* calls instead of writing it in.`,
+    );
+  const slot = takeProgramSlot(settings.maxPrograms);
+  if (!slot)
+    return errorResult(
+      `The server is running ${settings.maxPrograms} programs already (MCP_CODE_MAX_PROGRAMS): try again in a moment.`,
+    );
   const run: ProgramRun = { confirmation: ctx.confirmation?.(program), stop: new AbortController() };
   const cancelled = () => run.stop.abort();
   ctx.signal?.addEventListener('abort', cancelled);
   if (ctx.signal?.aborted) cancelled();
-  const outcome = await runInSandbox({
-    code: stripped.code,
+  const outcome = await runProgram({
+    program,
     limits: {
       timeoutMs: settings.timeoutMs,
       maxComputeMs: Math.min(settings.timeoutMs, MAX_COMPUTE_MS),
@@ -100,10 +109,13 @@ async function execute(ctx: CodeToolContext, program: string): Promise<ToolResul
       maxCalls: settings.maxCalls,
     },
     now: Date.now(),
-    call: (name, args, signal) => apiCall(ctx, run, name, args, signal),
+    call: (name, args, signal, sending) => apiCall(ctx, run, { name, args, signal, sending }),
     signal: run.stop.signal,
     ...(ctx.wasm ? { wasm: ctx.wasm } : {}),
-  }).finally(() => ctx.signal?.removeEventListener('abort', cancelled));
+  }).finally(() => {
+    slot.release();
+    ctx.signal?.removeEventListener('abort', cancelled);
+  });
   // Stopped for a confirmation: the answer is the question (or why the re-run could not go on).
   if (run.confirmation && run.stopped) return run.confirmation.result();
   return programResult(outcome, settings.maxResultBytes);
@@ -116,13 +128,19 @@ interface ProgramRun {
   stopped?: true;
 }
 
+/** One `api.<name>(args)` as the sandbox hands it over; `sending()` says it goes upstream (compute-clock.ts). */
+interface ProgramCall {
+  name: string;
+  args: unknown;
+  signal: AbortSignal;
+  sending: () => void;
+}
+
 /** One `api.<name>(args)`: the policies decide, then the operation runs as a tool call would. */
 async function apiCall(
   ctx: CodeToolContext,
   run: ProgramRun,
-  name: string,
-  args: unknown,
-  signal: AbortSignal,
+  { name, args, signal, sending }: ProgramCall,
 ): Promise<ApiAnswer> {
   const tool = ctx.registry.get(name);
   if (!tool)
@@ -131,10 +149,14 @@ async function apiCall(
     return { ok: false, message: `api.${name} takes one object of arguments.` };
   const decision = decideApiCall(tool, ctx.settings.allow);
   if (!decision.allowed) return { ok: false, message: decision.reason };
-  if (!run.confirmation) return send(ctx, tool, args as Record<string, unknown>, signal);
+  if (!run.confirmation) {
+    sending();
+    return send(ctx, tool, args as Record<string, unknown>, signal);
+  }
   const step = run.confirmation.step(tool, args as Record<string, unknown>);
   if (step.kind === 'answer') return step.answer;
   if (step.kind === 'send') {
+    sending();
     const answer = await send(ctx, tool, args as Record<string, unknown>, signal).catch(
       (error: unknown): ApiAnswer => ({ ok: false, message: error instanceof Error ? error.message : String(error) }),
     );

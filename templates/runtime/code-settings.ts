@@ -19,5 +19,7 @@ export function readCodeSettings(env: NodeJS.ProcessEnv, catalog: Pick<CatalogHe
     memoryMb: pick('memoryMb', 'MCP_CODE_MEMORY_MB'),
     maxCalls: pick('maxCalls', 'MCP_CODE_MAX_CALLS'),
     maxResultBytes: pick('maxResultBytes', 'MCP_CODE_MAX_RESULT_BYTES'),
+    maxProgramBytes: pick('maxProgramBytes', 'MCP_CODE_MAX_PROGRAM_BYTES'),
+    maxPrograms: pick('maxPrograms', 'MCP_CODE_MAX_PROGRAMS'),
   };
 }

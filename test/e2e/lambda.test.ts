@@ -162,3 +162,59 @@ describe('behind a function URL', () => {
     }
   });
 });
+
+describe('code mode on Lambda (Node: programs run in worker threads)', () => {
+  let code: BuiltProject;
+  let codeHandler: LambdaHttpHandler;
+  beforeAll(async () => {
+    code = await generateAndBuild(`${REPO_ROOT}/fixtures/specs/petstore.yaml`, { toolMode: 'code' });
+    ({ handler: codeHandler } = (await import(pathToFileURL(join(code.dir, 'dist', 'lambda.js')).href)) as {
+      handler: LambdaHttpHandler;
+    });
+  }, 120_000);
+  afterAll(() => code?.cleanup());
+
+  let id = 100;
+  async function mcp(method: string, params: Record<string, unknown>, name?: string): Promise<{ text: string }> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method, params: { ...params, _meta: MODERN_META } });
+    const result = await codeHandler(
+      event('POST', '/mcp', {
+        headers: {
+          host: '127.0.0.1',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(name ? { 'mcp-name': name } : {}),
+        },
+        body,
+        isBase64Encoded: false,
+      }),
+    );
+    expect(result.statusCode).toBe(200);
+    return { text: result.body };
+  }
+  const execute = (program: string) => mcp('tools/call', { name: 'execute', arguments: { code: program } }, 'execute');
+
+  it('contains a memory bomb, and stops a busy loop while other events are answered within 100 ms', async () => {
+    expect((await execute('return 1;')).text).toContain('"text":"1"');
+    const bomb = await execute(
+      'const a = [];\nfor (let i = 0; i < 1900; i++) a.push(new Uint8Array(1 << 20));\nreturn a.length;',
+    );
+    expect(bomb.text).toContain('ran out of memory');
+    await mcp('tools/list', {});
+    const started = performance.now();
+    let settled = false;
+    const loop = execute('while (true) {}').finally(() => (settled = true));
+    let longest = 0;
+    while (!settled) {
+      const listing = performance.now();
+      expect((await mcp('tools/list', {})).text).toContain('"execute"');
+      longest = Math.max(longest, performance.now() - listing);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await loop).text).toContain('computed for more than 2000 ms');
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(longest).toBeLessThan(100);
+  });
+});

@@ -7,7 +7,9 @@
  * The petstore generated in code mode runs a multi-step program through `execute` on each target (QuickJS
  * loaded from its package, or on workerd imported as a compiled module), and a program that reaches for the
  * host (fetch, process, the global object's prototype chain) fails inside the sandbox, and a program's
- * DELETE is confirmed through the input_required round trip and sent once.
+ * DELETE is confirmed through the input_required round trip and sent once. Each target contains a memory bomb
+ * in the program's own capped memory and stops a busy loop at the compute limit; where programs run in a
+ * worker thread (all but workerd, which has none), tools/list is answered promptly all the while.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -65,6 +67,20 @@ function onlyRequest(): RecordedRequest {
 
 function text(result: CallResult): string {
   return result.content.map((c) => c.text ?? '').join('');
+}
+
+/** The longest tools/list round trip (past the client's cache), one after another until `work` settles. */
+async function longestListing(client: Client, work: Promise<unknown>): Promise<number> {
+  let settled = false;
+  void work.finally(() => (settled = true)).catch(() => undefined);
+  let longest = 0;
+  while (!settled) {
+    const started = performance.now();
+    await client.listTools(undefined, { cacheMode: 'bypass' });
+    longest = Math.max(longest, performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return longest;
 }
 
 describe.each(TARGETS)('%s', (target: Target) => {
@@ -258,6 +274,32 @@ describe.each(TARGETS)('%s', (target: Target) => {
         await client.close();
       }
     });
+
+    it('contains a memory bomb and stops a busy loop; with threads, tools/list is answered within 100 ms meanwhile', async () => {
+      const client: Client = await connectModernHttp(`${server.url}/mcp`);
+      const run = (code: string) =>
+        client.callTool({ name: 'execute', arguments: { code } }, { timeout: 30_000 }) as Promise<CallResult>;
+      try {
+        expect(text(await run('return 1;'))).toBe('1');
+        const bomb = await run(
+          'const a = [];\nfor (let i = 0; i < 1900; i++) a.push(new Uint8Array(1 << 20));\nreturn a.length;',
+        );
+        expect(text(bomb)).toContain('ran out of memory');
+        await client.listTools(undefined, { cacheMode: 'bypass' });
+        const started = performance.now();
+        const loop = run('while (true) {}');
+        // On workerd the program runs on the request's thread: only the stop is checked there.
+        const longest = target === 'workerd' ? 0 : await longestListing(client, loop);
+        expect(text(await loop)).toContain('computed for more than 2000 ms');
+        expect(performance.now() - started).toBeLessThan(3_000);
+        // Deno creates a worker on the calling thread (about 50–80 ms for an empty one, measured with both its
+        // Worker and node:worker_threads): the replacement of the terminated worker holds requests that long.
+        expect(longest).toBeLessThan(target === 'deno' ? 300 : 100);
+        expect(text(await run('return 2;'))).toBe('2');
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
 
     it("2026-07-28: asks before a program's DELETE (input_required, signed state) and sends it once", async () => {
       const accepting = user({ action: 'accept', content: { confirm: true } });

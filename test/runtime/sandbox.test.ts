@@ -1,6 +1,7 @@
 /**
- * The QuickJS sandbox on its own: what a program can reach (only `api.*`), how each limit stops it, and that
- * every failure is an outcome, never a thrown error, with the next program running normally.
+ * The QuickJS sandbox on its own, in-process (as on Workers; sandbox-thread.ts runs it in a worker elsewhere):
+ * what a program can reach (only `api.*`), how each limit stops it, and that every failure is an outcome,
+ * never a thrown error, with the next program running normally.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   type SandboxLimits,
   type SandboxOutcome,
 } from '../../templates/runtime/sandbox.js';
+import { compileQuickJs } from '../../templates/runtime/quickjs-wasm.js';
 
 const LIMITS: SandboxLimits = { timeoutMs: 5_000, maxComputeMs: 1_000, memoryBytes: 16 * 1024 * 1024, maxCalls: 5 };
 
@@ -35,6 +37,7 @@ async function run(
       return options.answer ? options.answer({ name, args }) : { ok: true, json: JSON.stringify({ name, args }) };
     },
     ...(options.signal ? { signal: options.signal } : {}),
+    wasm: await compileQuickJs(),
   });
   return { ...outcome, made };
 }
@@ -186,12 +189,39 @@ describe('sandbox: limits', () => {
     await expectStillServing();
   });
 
+  it('counts calls answered without I/O as computing: a loop of them is stopped at the compute limit', async () => {
+    const started = Date.now();
+    const error = errorOf(
+      await run('for (;;) { try { await api.nothing({}); } catch {} }', {
+        limits: { maxComputeMs: 300, maxCalls: 1e9 },
+        answer: () => ({ ok: false, message: 'There is no operation api.nothing' }),
+      }),
+    );
+    expect(error.message).toContain('computed for more than 300 ms');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('does not count waiting on calls that went upstream', async () => {
+    const outcome = await runInSandbox({
+      code: 'for (let i = 0; i < 5; i++) await api.slow({ i });\nreturn 5;',
+      limits: { ...LIMITS, maxComputeMs: 300 },
+      now: 0,
+      call: (_name, _args, _signal, sending) => {
+        sending();
+        return new Promise((resolve) => setTimeout(() => resolve({ ok: true, json: '1' }), 150));
+      },
+      wasm: await compileQuickJs(),
+    });
+    expect(outcome).toMatchObject({ ok: true, json: '5' });
+  });
+
   it('stops a program at its wall time while it waits on the API, and aborts the call', async () => {
     let aborted = false;
     const outcome = await runInSandbox({
       code: 'await api.slow({});',
       limits: { ...LIMITS, timeoutMs: 300 },
       now: 0,
+      wasm: await compileQuickJs(),
       call: (_name, _args, signal) =>
         new Promise<ApiAnswer>((resolve) => {
           signal.addEventListener('abort', () => {

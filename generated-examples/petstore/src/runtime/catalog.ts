@@ -173,6 +173,8 @@ export interface CodeModeConfig {
   memoryMb?: number;
   maxCalls?: number;
   maxResultBytes?: number;
+  maxProgramBytes?: number;
+  maxPrograms?: number;
 }
 
 /**

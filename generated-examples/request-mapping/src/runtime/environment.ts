@@ -215,6 +215,20 @@ export const ENV = {
     defaultDoc: (c) => String(c.codeMode?.maxResultBytes ?? CODE_MODE_DEFAULTS.maxResultBytes),
     example: (c) => String(c.codeMode?.maxResultBytes ?? CODE_MODE_DEFAULTS.maxResultBytes),
   }),
+  MCP_CODE_MAX_PROGRAM_BYTES: variable<number | undefined>({
+    parse: positiveInt,
+    default: undefined,
+    description: "Code mode: bytes of a program's text; a longer one is refused before it is parsed.",
+    defaultDoc: (c) => String(c.codeMode?.maxProgramBytes ?? CODE_MODE_DEFAULTS.maxProgramBytes),
+    example: (c) => String(c.codeMode?.maxProgramBytes ?? CODE_MODE_DEFAULTS.maxProgramBytes),
+  }),
+  MCP_CODE_MAX_PROGRAMS: variable<number | undefined>({
+    parse: positiveInt,
+    default: undefined,
+    description: 'Code mode: programs running at once in one server process; one more is refused and may be retried.',
+    defaultDoc: (c) => String(c.codeMode?.maxPrograms ?? CODE_MODE_DEFAULTS.maxPrograms),
+    example: (c) => String(c.codeMode?.maxPrograms ?? CODE_MODE_DEFAULTS.maxPrograms),
+  }),
   MCP_CLIENT_PROFILE: variable({
     parse: trimmed,
     default: undefined,

@@ -5,29 +5,20 @@
  * operation's name and its arguments as JSON text to `call`, and gets JSON text back. Nothing else crosses,
  * so no host object, prototype or credential can be reached from inside.
  *
- * Limits: wall time (an interrupt handler stops JavaScript that runs on; a timer ends a program waiting on
- * the API), memory (the runtime's allocator refuses past the limit), stack depth, and the number of calls.
- * Every program gets a fresh runtime, freed when it ends; should freeing it ever fail, the WebAssembly
- * module is dropped and the next program loads a new one, so one program cannot break the next.
+ * Every program gets an instance of the WebAssembly module of its own, in a memory of its own whose maximum
+ * is the memory cap (quickjs-wasm.ts): the engine cannot grow past it, and programs share nothing. Where
+ * threads exist this runs in a worker (sandbox-worker.ts) and the host thread enforces the time limits by
+ * terminating it (sandbox-thread.ts); in-process (Workers) the interrupt handler enforces them here. Other
+ * limits: stack depth, the number of calls, and the size and depth of a call's arguments.
  */
-import type {
-  QuickJSContext,
-  QuickJSDeferredPromise,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
-import { cutEnd, NO_SECRETS } from './cut.js';
-import { newQuickJs, type QuickJsWasm } from './quickjs-wasm.js';
-
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import { ComputeClock } from './compute-clock.js';
+import { newQuickJsInstance, type QuickJsInstance, type QuickJsWasm } from './quickjs-wasm.js';
 import { PRELUDE, PROGRAM_FILE, PROGRAM_LINE_OFFSET } from './sandbox-prelude.js';
 
 export interface SandboxLimits {
   timeoutMs: number;
-  /**
-   * Longest stretch of computation between two waits on the API. The program runs on the server's own
-   * thread (that is what lets it run wherever the server runs), so this bounds how long other requests wait.
-   */
+  /** Longest stretch of computation without waiting on a call that went upstream (compute-clock.ts). */
   maxComputeMs: number;
   memoryBytes: number;
   maxCalls: number;
@@ -45,13 +36,30 @@ export interface SandboxRun {
   limits: SandboxLimits;
   /** What `Date.now()` and `new Date()` say inside: the only clock the program has. */
   now: number;
-  /** One `api.<name>(args)` call; `signal` aborts when the program is stopped. */
-  call: (name: string, args: unknown, signal: AbortSignal) => Promise<ApiAnswer>;
+  /**
+   * One `api.<name>(args)` call; `signal` aborts when the program is stopped. The call says `sending()` when
+   * it goes upstream: waiting on it is not computation.
+   */
+  call: ApiCall;
   /** Stops the program (the client cancelled). */
   signal?: AbortSignal;
-  /** The compiled QuickJS module, where the runtime cannot load it itself (Workers; quickjs-wasm.ts). */
-  wasm?: QuickJsWasm;
+  /** The compiled QuickJS module (quickjs-wasm.ts). */
+  wasm: QuickJsWasm;
+  /** An instance of it made ahead for this program, never used before (sandbox-worker.ts); else one is made. */
+  instance?: Promise<QuickJsInstance>;
+  /**
+   * The host thread enforces the time limits (sandbox-thread.ts terminates the worker): the engine does
+   * not check them, and says when it waits instead.
+   */
+  timedOutside?: {
+    /** The engine ran out of work while calls are pending; `answered` counts the answers it has received. */
+    idle: (answered: number) => void;
+  };
+  /** Each console line kept (they also come with the outcome). */
+  onLog?: (line: string) => void;
 }
+
+export type ApiCall = (name: string, args: unknown, signal: AbortSignal, sending: () => void) => Promise<ApiAnswer>;
 
 export type SandboxErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'cancelled';
 
@@ -69,36 +77,39 @@ export interface SandboxError {
 export type SandboxOutcome = (
   | { ok: true; /** JSON text of the returned value; undefined when the program returned nothing. */ json?: string }
   | { ok: false; error: SandboxError }
-) & { logs: string[]; calls: number };
+) & { logs: string[]; calls: number; /** Size the program's WebAssembly memory grew to. */ heapBytes?: number };
 
 /** QuickJS's own stack limit, well inside the WebAssembly stack, so deep recursion is a RangeError, not a crash. */
 const MAX_STACK_BYTES = 256 * 1024;
 /** Logs kept per program (console.log and friends), each line cut to LOG_LINE_CHARS. */
 const MAX_LOG_LINES = 200;
 const LOG_LINE_CHARS = 2_000;
+/** Arguments of one `api.*` call, as JSON text: larger or deeper ones are refused inside the program. */
+export const MAX_ARGUMENT_CHARS = 1024 * 1024;
+export const MAX_ARGUMENT_DEPTH = 64;
 
-let quickJs: Promise<QuickJSWASMModule> | undefined;
-
-/** Loads the WebAssembly module once (about 25 ms); later programs start in well under a millisecond. */
-export function loadQuickJs(wasm?: QuickJsWasm): Promise<QuickJSWASMModule> {
-  quickJs ??= newQuickJs(wasm);
-  quickJs.catch(() => (quickJs = undefined));
-  return quickJs;
-}
+export const MEMORY_ERROR = 'out of memory';
 
 export async function runInSandbox(run: SandboxRun): Promise<SandboxOutcome> {
-  const module = await loadQuickJs(run.wasm);
-  const runtime = module.newRuntime();
+  let instance: QuickJsInstance;
+  try {
+    instance = await (run.instance ?? newQuickJsInstance(run.wasm, run.limits.memoryBytes));
+  } catch (error) {
+    // The memory itself could not be reserved: the machine is short of it, which the program did not cause.
+    const message = `the sandbox could not start: ${error instanceof Error ? error.message : String(error)}`;
+    return { ok: false, error: { kind: 'runtime', name: 'InternalError', message }, logs: [], calls: 0 };
+  }
+  const runtime = instance.quickJs.newRuntime();
   const execution = new Execution(runtime, run);
   try {
-    return await execution.outcome();
+    return { ...(await execution.outcome()), heapBytes: instance.memory.buffer.byteLength };
   } finally {
     execution.stop();
+    // A runtime that cannot be freed is dropped with its instance: nothing else lives in that memory.
     try {
       runtime.dispose();
     } catch {
-      // A runtime that cannot be freed leaves the module in an unknown state: the next program loads a new one.
-      quickJs = undefined;
+      /* the instance and its memory are garbage now */
     }
   }
 }
@@ -109,13 +120,13 @@ class Execution {
   private readonly aborter = new AbortController();
   private readonly logs: string[] = [];
   private readonly deadline: number;
+  private readonly clock: ComputeClock;
   private calls = 0;
+  private answered = 0;
   private settle!: (outcome: SandboxOutcome) => void;
   private readonly settled: Promise<SandboxOutcome>;
   private ended = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the current stretch of computation inside began. */
-  private computing = 0;
   /** Why the interrupt handler stopped the program, in the words of the error the model gets. */
   private interrupted: SandboxError | undefined;
 
@@ -125,6 +136,7 @@ class Execution {
   ) {
     this.settled = new Promise((resolve) => (this.settle = resolve));
     this.deadline = Date.now() + run.limits.timeoutMs;
+    this.clock = new ComputeClock(run.limits.maxComputeMs);
     runtime.setMemoryLimit(run.limits.memoryBytes);
     runtime.setMaxStackSize(MAX_STACK_BYTES);
     runtime.setInterruptHandler(() => this.shouldInterrupt());
@@ -133,7 +145,7 @@ class Execution {
 
   async outcome(): Promise<SandboxOutcome> {
     if (this.run.signal?.aborted) return this.failed({ kind: 'cancelled', name: 'Cancelled', message: 'cancelled' });
-    this.timer = setTimeout(() => this.timedOut(), Math.max(this.deadline - Date.now(), 0));
+    if (!this.run.timedOutside) this.timer = setTimeout(() => this.timedOut(), Math.max(this.deadline - Date.now(), 0));
     this.run.signal?.addEventListener('abort', this.onAbort);
     if (!this.start()) return this.settled;
     this.pump();
@@ -142,23 +154,11 @@ class Execution {
 
   private shouldInterrupt(): boolean {
     if (this.ended) return true;
+    if (this.run.timedOutside) return false;
     const now = Date.now();
-    if (now > this.deadline) this.interrupted = this.timeLimit();
-    else if (now - this.computing > this.run.limits.maxComputeMs)
-      this.interrupted = {
-        kind: 'timeout',
-        name: 'TimeoutError',
-        message: `the program computed for more than ${this.run.limits.maxComputeMs} ms without waiting on an API call`,
-      };
+    if (now > this.deadline) this.interrupted = timeLimitError(this.run.limits);
+    else if (this.clock.remaining(now) < 0) this.interrupted = computeLimitError(this.run.limits);
     return this.interrupted !== undefined;
-  }
-
-  private timeLimit(): SandboxError {
-    return {
-      kind: 'timeout',
-      name: 'TimeoutError',
-      message: `the program ran past its time limit of ${this.run.limits.timeoutMs} ms`,
-    };
   }
 
   /** Ends the program: in-flight calls are aborted and their promises inside are rejected (never left held). */
@@ -176,7 +176,7 @@ class Execution {
     this.finish(this.failed({ kind: 'cancelled', name: 'Cancelled', message: 'the client cancelled the call' }));
 
   private timedOut(): void {
-    this.finish(this.failed(this.timeLimit()));
+    this.finish(this.failed(timeLimitError(this.run.limits)));
   }
 
   /** Installs the host functions and the prelude, then evaluates the program. False when it did not start. */
@@ -200,7 +200,7 @@ class Execution {
       fn.dispose();
     }
     const now = ctx.newNumber(this.run.now);
-    this.computing = Date.now();
+    this.clock.start();
     const prelude = ctx.evalCode(PRELUDE, 'prelude.js');
     const installed = prelude.error ? prelude : ctx.callFunction(prelude.value, ctx.undefined, host, now);
     if (!prelude.error) prelude.value.dispose();
@@ -229,20 +229,24 @@ class Execution {
     const deferred = this.context.newPromise();
     this.pending.add(deferred);
     this.calls += 1;
-    const answer: Promise<ApiAnswer> =
-      this.calls > this.run.limits.maxCalls
-        ? Promise.resolve({
+    let upstream = false;
+    const sending = () => {
+      upstream = true;
+      this.clock.sent();
+    };
+    const refused = this.refusal(name, argsJson);
+    const answer: Promise<ApiAnswer> = refused
+      ? Promise.resolve(refused)
+      : this.run
+          .call(name, JSON.parse(argsJson) as unknown, this.aborter.signal, sending)
+          .catch((error: unknown): ApiAnswer => ({
             ok: false,
-            message: `the program made more than ${this.run.limits.maxCalls} API calls, the limit of one program`,
-          })
-        : this.run
-            .call(name, JSON.parse(argsJson) as unknown, this.aborter.signal)
-            .catch((error: unknown): ApiAnswer => ({
-              ok: false,
-              message: error instanceof Error ? error.message : String(error),
-            }));
+            message: error instanceof Error ? error.message : String(error),
+          }));
     void answer.then((settled) => {
       if (this.ended || !this.pending.delete(deferred)) return;
+      this.answered += 1;
+      this.clock.answered(upstream);
       const text = this.context.newString(answerText(settled));
       deferred.resolve(text);
       text.dispose();
@@ -251,16 +255,27 @@ class Execution {
     return deferred.handle;
   }
 
+  /** A call answered inside, without reaching the server: past the call cap, or arguments too large or deep. */
+  private refusal(name: string, argsJson: string): ApiAnswer | undefined {
+    const { maxCalls } = this.run.limits;
+    if (this.calls > maxCalls)
+      return { ok: false, message: `the program made more than ${maxCalls} API calls, the limit of one program` };
+    if (argsJson.length > MAX_ARGUMENT_CHARS)
+      return { ok: false, message: `api.${name}'s arguments are over ${MAX_ARGUMENT_CHARS} characters as JSON` };
+    if (jsonDepth(argsJson) > MAX_ARGUMENT_DEPTH)
+      return { ok: false, message: `api.${name}'s arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep` };
+    return undefined;
+  }
+
   /**
    * Runs what became ready inside; a program that can no longer make progress has ended without a result.
    * Called from the settling of an API call, so nothing may escape it: a failure of the engine itself ends the
-   * program, and the module is loaded again for the next one.
+   * program (its instance is not used again).
    */
   private pump(): void {
     try {
       this.runJobs();
     } catch (error) {
-      quickJs = undefined;
       this.finish(
         this.failed({
           kind: 'runtime',
@@ -273,7 +288,6 @@ class Execution {
 
   private runJobs(): void {
     if (this.ended) return;
-    this.computing = Date.now();
     const jobs = this.runtime.executePendingJobs(-1);
     if (jobs.error) {
       const error = this.errorOf(jobs.error, 'runtime');
@@ -289,7 +303,11 @@ class Execution {
           message: 'the program stopped without returning: it awaited something that never settles',
         }),
       );
+      return;
     }
+    if (this.ended) return;
+    this.clock.idle();
+    this.run.timedOutside?.idle(this.answered);
   }
 
   private done(json: string | undefined): void {
@@ -312,7 +330,10 @@ class Execution {
   }
 
   private log(line: string): void {
-    if (this.logs.length < MAX_LOG_LINES) this.logs.push(cutEnd(line, LOG_LINE_CHARS, NO_SECRETS).text);
+    if (this.logs.length >= MAX_LOG_LINES) return;
+    const kept = line.slice(0, LOG_LINE_CHARS);
+    this.logs.push(kept);
+    this.run.onLog?.(kept);
   }
 
   private finish(outcome: SandboxOutcome): void {
@@ -344,7 +365,7 @@ class Execution {
   /** QuickJS says why it stopped a program only in the message of the error it raised. */
   private kindOf(message: string): SandboxErrorKind {
     if (message === 'interrupted') return this.interrupted?.kind ?? 'cancelled';
-    if (message === 'out of memory') return 'memory';
+    if (message === MEMORY_ERROR) return 'memory';
     return 'runtime';
   }
 
@@ -357,6 +378,45 @@ class Execution {
       deferred.dispose();
     }
   }
+}
+
+/** The outcome of a program whose types could not be stripped (strip-types.ts). */
+export function unparsed({ message, line }: { message: string; line?: number }): SandboxOutcome {
+  const error: SandboxError = { kind: 'syntax', name: 'SyntaxError', message, ...(line !== undefined ? { line } : {}) };
+  return { ok: false, error, logs: [], calls: 0 };
+}
+
+export function timeLimitError(limits: SandboxLimits): SandboxError {
+  return {
+    kind: 'timeout',
+    name: 'TimeoutError',
+    message: `the program ran past its time limit of ${limits.timeoutMs} ms`,
+  };
+}
+
+export function computeLimitError(limits: SandboxLimits): SandboxError {
+  return {
+    kind: 'timeout',
+    name: 'TimeoutError',
+    message: `the program computed for more than ${limits.maxComputeMs} ms without waiting on an API call`,
+  };
+}
+
+/** How deep arrays and objects nest in JSON text (brackets inside strings do not count). */
+export function jsonDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function lineOf(error: SandboxError): { line?: number } {
