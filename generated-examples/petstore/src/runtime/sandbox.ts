@@ -13,6 +13,7 @@
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { ComputeClock } from './compute-clock.js';
+import { cutEnd, NO_SECRETS } from './cut.js';
 import { newQuickJsInstance, type QuickJsInstance, type QuickJsWasm } from './quickjs-wasm.js';
 import { PRELUDE, PROGRAM_FILE, PROGRAM_LINE_OFFSET } from './sandbox-prelude.js';
 
@@ -331,7 +332,7 @@ class Execution {
 
   private log(line: string): void {
     if (this.logs.length >= MAX_LOG_LINES) return;
-    const kept = line.slice(0, LOG_LINE_CHARS);
+    const kept = cutEnd(line, LOG_LINE_CHARS, NO_SECRETS).text;
     this.logs.push(kept);
     this.run.onLog?.(kept);
   }
