@@ -48,8 +48,10 @@ it('runs a bundle of its own code: a few project modules load before the first t
   const loaded = await projectModulesLoadedByFirstList(join(dir, 'dist', 'index.js'));
   expect(loaded).toContain('dist/index.js');
   expect(loaded.filter((file) => file.startsWith('dist/runtime/'))).toEqual([]);
-  // tsc's output alone loads about forty (every runtime module the listing needs).
-  expect(loaded.length).toBeLessThanOrEqual(10);
+  // tsc's output alone loads about forty (every runtime module the listing needs). The bundle's third entry, code
+  // mode's worker thread, shares a few small modules with the server (the cut, the message limits), which rolldown
+  // splits into chunks of their own.
+  expect(loaded.length).toBeLessThanOrEqual(12);
 }, 60_000);
 
 /** The project's files (relative paths) Node loads from spawn to the first tools/list answer over stdio. */

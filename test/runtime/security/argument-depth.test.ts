@@ -90,22 +90,6 @@ describe('a tools/call with arguments 100,000 levels deep', () => {
   });
 });
 
-describe('a code-mode program passing arguments nested past the limit to api.*', () => {
-  it('gets the refusal as the call’s error, and nothing is sent', async () => {
-    const upstream = recordingFetch();
-    const server = await serveInProcess(codeModeCatalog, { ...ENV, MCP_CODE_ALLOW: 'write' }, upstream);
-    try {
-      const code = [
-        'let extra = 1;',
-        `for (let i = 0; i < ${MAX_ARGUMENT_DEPTH * 3}; i++) extra = { a: extra };`,
-        "try { await api.addPet({ body: { name: 'Rex', photoUrls: [], extra } }); return 'sent'; }",
-        'catch (e) { return e.message; }',
-      ].join('\n');
-      const result = (await server.client.callTool({ name: 'execute', arguments: { code } })) as CallResult;
-      expect(result.content[0]?.text).toMatch(`nested more than ${MAX_ARGUMENT_DEPTH} levels deep`);
-      expect(upstream.requests).toEqual([]);
-    } finally {
-      await server.close();
-    }
-  });
-});
+// A program's own api.* call with arguments nested past the limit never leaves its sandbox: it is refused inside
+// the program (sandbox.ts), which runs in a worker thread, so it is tested against the built worker in
+// test/runtime/security/sandbox-thread.test.ts; callTool's own check (call-tool.ts) is the second line behind it.
