@@ -14,6 +14,7 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { ComputeClock } from './compute-clock.js';
 import { cutEnd, NO_SECRETS } from './cut.js';
+import { MAX_ARGUMENT_DEPTH } from './message-limits.js';
 import { newQuickJsInstance, type QuickJsInstance, type QuickJsWasm } from './quickjs-wasm.js';
 import { PRELUDE, PROGRAM_FILE, PROGRAM_LINE_OFFSET } from './sandbox-prelude.js';
 
@@ -85,9 +86,11 @@ const MAX_STACK_BYTES = 256 * 1024;
 /** Logs kept per program (console.log and friends), each line cut to LOG_LINE_CHARS. */
 const MAX_LOG_LINES = 200;
 const LOG_LINE_CHARS = 2_000;
-/** Arguments of one `api.*` call, as JSON text: larger or deeper ones are refused inside the program. */
+/**
+ * Arguments of one `api.*` call, as JSON text: larger ones, or deeper than the server reads anywhere
+ * (MAX_ARGUMENT_DEPTH), are refused inside the program.
+ */
 export const MAX_ARGUMENT_CHARS = 1024 * 1024;
-export const MAX_ARGUMENT_DEPTH = 64;
 
 export const MEMORY_ERROR = 'out of memory';
 
