@@ -6,10 +6,10 @@ import { defineConfig } from 'vitest/config';
  * or server competes for the machine's two cores while they measure.
  */
 const TIMED = [
-  'test/e2e/security/code-sandbox.test.ts',
-  'test/runtime/security/sandbox-thread.test.ts',
-  'test/e2e/targets.test.ts',
-  'test/e2e/lambda.test.ts',
+  'test/e2e/code-mode/code-sandbox.test.ts',
+  'test/runtime/code-mode/sandbox-thread.test.ts',
+  'test/e2e/deploy/targets.test.ts',
+  'test/e2e/deploy/lambda.test.ts',
 ];
 
 export default defineConfig({

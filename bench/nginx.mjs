@@ -1,4 +1,4 @@
-// nginx as the load balancer in front of generated servers (test/e2e/scale-out.test.ts, bench/scale-out.mjs):
+// nginx as the load balancer in front of generated servers (test/e2e/deploy/scale-out.test.ts, bench/scale-out.mjs):
 // started with its own configuration under a temporary prefix, listening on 127.0.0.1 only, round-robin
 // over the given replicas, with an access log that names the replica of every request.
 import { spawn, spawnSync } from 'node:child_process';

@@ -60,7 +60,7 @@ async function main() {
 
 /**
  * The one place that knows the generated runtime's internals: everything a generated server wires together to
- * answer `search_operations` (see templates/runtime/create-server.ts and server.ts), built from the generated files.
+ * answer `search_operations` (see templates/runtime/server/create-server.ts and server.ts), built from the generated files.
  * Returns `search(query)` → the names in structuredContent.results, and what loading the index cost.
  */
 async function makeSearcher(files, dir) {

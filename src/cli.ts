@@ -8,7 +8,7 @@ import type { GenerateResult } from './pipeline.js';
 import { generatorVersion } from './util/package-root.js';
 import { formatPreview, formatRegeneration } from './diff/format.js';
 import { formatProfileReports } from './report/profiles.js';
-import { PROFILE_NAMES } from '../templates/runtime/profile-names.js';
+import { PROFILE_NAMES } from '../templates/runtime/contract/profiles/profile-names.js';
 
 // yargs and the pipeline are imported when needed (`--version` needs neither to be fast); a generation
 // starts the helper thread first, so it loads its modules while this thread loads the rest (process.exit

@@ -1,7 +1,11 @@
 /** User options → fully defaulted options, resolved once. The CLI and the programmatic API both go through here. */
-import { CallerCredentialsError, parseCallerCredentials } from '../templates/runtime/caller-credentials.js';
-import type { CallerCredentialsConfig, ToolMode } from '../templates/runtime/catalog.js';
-import { isProfileName, PROFILE_NAMES, type ProfileName } from '../templates/runtime/profile-names.js';
+import { CallerCredentialsError, parseCallerCredentials } from '../templates/runtime/contract/caller-credentials.js';
+import type { CallerCredentialsConfig, ToolMode } from '../templates/runtime/contract/catalog.js';
+import {
+  isProfileName,
+  PROFILE_NAMES,
+  type ProfileName,
+} from '../templates/runtime/contract/profiles/profile-names.js';
 
 export interface UserOptions {
   /** Spec file path or http(s) URL. */
@@ -20,7 +24,7 @@ export interface UserOptions {
   outputSchemas?: boolean;
   /**
    * all (one tool per operation), dynamic (search/describe/call meta-tools) or hybrid (core + meta). Default:
-   * by the API's size (src/emit/tool-modes.ts chooseToolMode).
+   * by the API's size (src/emit/search/tool-modes.ts chooseToolMode).
    */
   toolMode?: ToolMode;
   /** Hybrid mode: tool names or operationIds listed directly. */

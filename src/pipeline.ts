@@ -5,11 +5,11 @@
  */
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
-import { startGenerationFile } from './emit/generation.js';
-import { GENERATION_FILE } from '../templates/runtime/generation.js';
-import { lockFile } from './emit/lock.js';
+import { startGenerationFile } from './emit/regeneration/generation.js';
+import { GENERATION_FILE } from '../templates/runtime/contract/generation.js';
+import { lockFile } from './emit/regeneration/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
-import type { ToolModeChoice } from './emit/tool-modes.js';
+import type { ToolModeChoice } from './emit/search/tool-modes.js';
 import { formatFiles } from './format/prettier.js';
 import { startLoad } from './load/load-spec.js';
 import { normalizeSpec } from './normalize/index.js';
@@ -22,13 +22,13 @@ import { warnStaleOwnerCode } from './write/owner-files.js';
 import { writeProject } from './write/write-files.js';
 import { surfaceReport, type SurfaceReport } from './report/surface.js';
 import { profileListingJson, profileReports } from './report/profiles.js';
-import type { ProfileLoweringReport } from '../templates/runtime/profile-listing.js';
+import type { ProfileLoweringReport } from '../templates/runtime/contract/profiles/profile-listing.js';
 import { applyConfig } from './config/apply.js';
 import { resolveConfirmPolicy } from './config/confirm.js';
 import { resolvePrimitives } from './config/primitives.js';
 import { expectedOutDir, loadProjectConfig } from './config/load.js';
 import { compareWithOutput, type Regeneration } from './diff/index.js';
-import { USER_OWNED_FILES, userOwnedFiles } from './emit/publish.js';
+import { USER_OWNED_FILES, userOwnedFiles } from './emit/deploy/publish.js';
 import { warnUnknownCallerSchemes } from './emit/caller-credentials.js';
 import { leaseHelper } from './helper/helper.js';
 
@@ -38,7 +38,7 @@ export interface GenerateSummary {
   skipped: Array<{ operation: string; reason: string }>;
   errors: number;
   warnings: number;
-  /** The tool mode of the generated server, and why (see src/emit/tool-modes.ts). */
+  /** The tool mode of the generated server, and why (see src/emit/search/tool-modes.ts). */
   toolMode: ToolModeChoice;
   surface: SurfaceReport;
   /** Per client profile: what its clients are listed, how many tools needed lowering and which rules fired. */
@@ -135,7 +135,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   );
   timer('lock');
   // The files generation.json hashes (data files, the runtime, the entries) are written as emitted, never
-  // formatted (test/unit/generation.test.ts holds its hashes to the written files).
+  // formatted (test/src/emit/regeneration/generation.test.ts holds its hashes to the written files).
   const generation = startGenerationFile(planned.files);
   timer('generation');
   const validationDiags = await validate();

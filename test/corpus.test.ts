@@ -10,8 +10,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/pipeline.js';
-import { assembleInputSchema, listAllTools } from '../templates/runtime/listing.js';
-import type { Catalog } from '../templates/runtime/catalog.js';
+import { assembleInputSchema, listAllTools } from '../templates/runtime/contract/listing.js';
+import type { Catalog } from '../templates/runtime/contract/catalog.js';
 import { REPO_ROOT } from './helpers/generated-project.js';
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');

@@ -8,10 +8,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/pipeline.js';
-import type { Catalog } from '../templates/runtime/catalog.js';
-import { listAllTools } from '../templates/runtime/listing.js';
-import { lowerTool, profileTools } from '../templates/runtime/profile-listing.js';
-import { KNOWN_CLIENTS, PROFILES, profileFor, readProfileChoice } from '../templates/runtime/profiles.js';
+import type { Catalog } from '../templates/runtime/contract/catalog.js';
+import { listAllTools } from '../templates/runtime/contract/listing.js';
+import { lowerTool, profileTools } from '../templates/runtime/contract/profiles/profile-listing.js';
+import {
+  KNOWN_CLIENTS,
+  PROFILES,
+  profileFor,
+  readProfileChoice,
+} from '../templates/runtime/contract/profiles/profiles.js';
 import { REPO_ROOT } from './helpers/generated-project.js';
 import { HOST_TOOL_CAPS, hostViolations, type Host } from './helpers/host-rules.js';
 

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/pipeline.js';
-import type { Catalog } from '../templates/runtime/catalog.js';
-import { META_TOOL_NAMES } from '../templates/runtime/meta-definitions.js';
+import type { Catalog } from '../templates/runtime/contract/catalog.js';
+import { META_TOOL_NAMES } from '../templates/runtime/contract/meta-definitions.js';
 import { REPO_ROOT } from './helpers/generated-project.js';
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');

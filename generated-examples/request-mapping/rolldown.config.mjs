@@ -5,15 +5,15 @@
 // does not. Packages stay imports, loaded from node_modules as published. The chunks the two entries share, and
 // the parts loaded on first use (HTTP, search, code mode), sit beside them as dist/chunk-*.js, so that
 // `import.meta.url` names the same folder in every module of the project, bundled or not. Code mode's worker
-// thread (src/runtime/sandbox-worker.ts) is an entry of its own, dist/sandbox-worker.js: the bundled sandbox
-// finds it beside itself, as the compiled one finds dist/runtime/sandbox-worker.js.
+// thread (src/runtime/code-mode/sandbox-worker.ts) is an entry of its own, dist/sandbox-worker.js: the bundled sandbox
+// finds it beside itself, as the compiled one finds dist/runtime/code-mode/sandbox-worker.js.
 import { isAbsolute } from 'node:path';
 
 /** Not a file of this project: a package or a Node builtin. */
 const isPackage = (id) => !id.startsWith('.') && !id.startsWith('\0') && !isAbsolute(id);
 
 export default {
-  input: { index: 'src/index.ts', lambda: 'src/lambda.ts', 'sandbox-worker': 'src/runtime/sandbox-worker.ts' },
+  input: { index: 'src/index.ts', lambda: 'src/lambda.ts', 'sandbox-worker': 'src/runtime/code-mode/sandbox-worker.ts' },
   platform: 'node',
   external: (id, _importer, isResolved) => !isResolved && isPackage(id),
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunk-[name].js' },

@@ -3,8 +3,8 @@
  * names of the tools they became (operationIds and `METHOD /path` keys, as `tools` overrides take them). An
  * entry that matches no operation is an error, as everywhere in the config.
  */
-import type { ConfirmPolicy } from '../../templates/runtime/catalog.js';
-import { DEFAULT_CONFIRM_POLICY } from '../../templates/runtime/confirm-policy.js';
+import type { ConfirmPolicy } from '../../templates/runtime/contract/catalog.js';
+import { DEFAULT_CONFIRM_POLICY } from '../../templates/runtime/contract/confirm-policy.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ToolModel } from '../ir/types.js';
 import { matchesOperationKey } from './operation-key.js';

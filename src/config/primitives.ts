@@ -1,9 +1,9 @@
 /**
  * The config's `resources` and `prompts`, resolved against the tools: resource templates checked against
  * their GET operation's arguments, `{{tool:operationId}}` in prompt texts replaced by the tool's final name.
- * What the server then offers is written into the catalog (src/emit/primitives.ts).
+ * What the server then offers is written into the catalog (src/emit/primitives/primitives.ts).
  */
-import type { CatalogPrompt, CatalogResourceTemplate } from '../../templates/runtime/catalog.js';
+import type { CatalogPrompt, CatalogResourceTemplate } from '../../templates/runtime/contract/catalog.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ToolModel } from '../ir/types.js';
 import { escapeToken } from '../util/json-pointer.js';

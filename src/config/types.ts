@@ -3,7 +3,7 @@
  * operations become tools, what the model sees of them, and the publishing metadata of the package. It belongs
  * to the user: generation reads it and never writes it.
  */
-import type { CodeModeConfig, ConfirmPolicy, ToolAnnotations } from '../../templates/runtime/catalog.js';
+import type { CodeModeConfig, ConfirmPolicy, ToolAnnotations } from '../../templates/runtime/contract/catalog.js';
 
 /**
  * Operations matching a selector: within a field any value may match, across fields all must (`{ tags:

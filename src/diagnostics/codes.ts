@@ -1,8 +1,8 @@
 /**
  * Every diagnostic code the generator can emit, with what it means and how to fix it. A code that is not
  * listed here does not type-check, so no diagnostic ships undocumented. `npm run readme:update` writes the README's
- * table from this (test/unit/diagnostic-codes.test.ts fails when it is stale); each code has a fixture in
- * fixtures/invalid/ (test/unit/diagnostic-fixtures.test.ts).
+ * table from this (test/src/diagnostics/codes.test.ts fails when it is stale); each code has a fixture in
+ * fixtures/invalid/ (test/src/diagnostics/fixtures.test.ts).
  */
 export const DIAGNOSTIC_CODES = {
   OTM_LOAD_FAILED: {

@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Catalog } from '../../templates/runtime/catalog.js';
-import type { Lock } from '../emit/lock.js';
+import type { Catalog } from '../../templates/runtime/contract/catalog.js';
+import type { Lock } from '../emit/regeneration/lock.js';
 import { LOCK_FILE, type EmittedFile } from '../emit/plan.js';
 import { CONFIG_FILE_NAMES } from '../config/types.js';
 import { codePointCompare } from '../util/stable.js';

@@ -5,8 +5,8 @@
  * input schemas can be compared for breaking changes. Without a readable previous catalog the diff still
  * lists every changed tool, only without the details.
  */
-import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
-import type { Lock, LockedTool } from '../emit/lock.js';
+import type { Catalog, CatalogTool } from '../../templates/runtime/contract/catalog.js';
+import type { Lock, LockedTool } from '../emit/regeneration/lock.js';
 import { codePointCompare } from '../util/stable.js';
 import { compareInputs, flattenInput } from './schema.js';
 

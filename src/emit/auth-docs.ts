@@ -1,6 +1,6 @@
 /** What the generated README says about authentication: upstream, per caller, and the endpoint. */
-import { callerHeaderMap, defaultCallerHeader } from '../../templates/runtime/caller-credentials.js';
-import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
+import { callerHeaderMap, defaultCallerHeader } from '../../templates/runtime/contract/caller-credentials.js';
+import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/contract/catalog.js';
 
 export interface AuthView {
   schemes: Array<{ name: string; sent: string; variables: string }>;

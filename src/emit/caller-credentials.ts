@@ -1,5 +1,5 @@
 /** Generation-time checks of the --caller-credentials mapping against the spec's security schemes. */
-import type { CallerCredentialsConfig } from '../../templates/runtime/catalog.js';
+import type { CallerCredentialsConfig } from '../../templates/runtime/contract/catalog.js';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ApiModel } from '../ir/types.js';
 

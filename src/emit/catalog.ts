@@ -6,7 +6,7 @@ import type {
   CatalogTool,
   ConfirmPolicy,
   ToolMode,
-} from '../../templates/runtime/catalog.js';
+} from '../../templates/runtime/contract/catalog.js';
 import type { ApiModel, SecuritySchemeModel, ToolModel } from '../ir/types.js';
 import { dataJson, StringifiedEntries } from './data-json.js';
 import { envName, envVar } from './names.js';

@@ -1,9 +1,9 @@
 /**
  * Every environment variable the generated server reads, for the README, .env.example and server.json: the
- * runtime's own table (templates/runtime/environment.ts) and each security scheme's credentials.
+ * runtime's own table (templates/runtime/contract/environment.ts) and each security scheme's credentials.
  */
-import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/catalog.js';
-import { ENV, type Doc, type EnvVariable } from '../../templates/runtime/environment.js';
+import type { Catalog, CatalogSecurityScheme } from '../../templates/runtime/contract/catalog.js';
+import { ENV, type Doc, type EnvVariable } from '../../templates/runtime/contract/environment.js';
 
 export interface EnvVarDoc {
   name: string;

@@ -1,21 +1,21 @@
 /** Stage 4: everything the generated project contains, as in-memory files sorted by path. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Catalog, CodeModeConfig } from '../../templates/runtime/catalog.js';
+import { join, sep } from 'node:path';
+import type { Catalog, CodeModeConfig } from '../../templates/runtime/contract/catalog.js';
 import {
   catalogConfirmPolicy,
   describeConfirmPolicy,
   needsConfirmation,
-} from '../../templates/runtime/confirm-policy.js';
+} from '../../templates/runtime/contract/confirm-policy.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import type { ResolvedOptions } from '../options.js';
 import { codePointCompare } from '../util/stable.js';
 import { generatorVersion, packageRoot } from '../util/package-root.js';
 import { buildCatalog, catalogFileText, catalogToolJson } from './catalog.js';
-import { declarationsFileText } from './declarations.js';
-import { CODE_MODE_DEFAULTS, MAX_COMPUTE_MS } from '../../templates/runtime/code-limits.js';
+import { declarationsFileText } from './code-mode/declarations.js';
+import { CODE_MODE_DEFAULTS, MAX_COMPUTE_MS } from '../../templates/runtime/contract/code-limits.js';
 import { clientSnippets } from './clients.js';
-import { toolNamesModule } from './code.js';
+import { toolNamesModule } from './code-mode/code.js';
 import { environmentVariables } from './env-vars.js';
 import { authView } from './auth-docs.js';
 import { toSemver } from './names.js';
@@ -23,13 +23,13 @@ import type { ProjectNames } from './project-name.js';
 import { toolNameBudget } from '../tools/host-limits.js';
 import { readProjectFile, renderTemplate } from './templates.js';
 import { GENERATED_DEPENDENCIES } from './versions.js';
-import { chooseToolMode, ModeAllListing, searchIndexFile, type ToolModeChoice } from './tool-modes.js';
-import { chooseCore } from './hybrid-core.js';
-import { browseGroups } from './browse-groups.js';
+import { chooseToolMode, ModeAllListing, searchIndexFile, type ToolModeChoice } from './search/tool-modes.js';
+import { chooseCore } from './search/hybrid-core.js';
+import { browseGroups } from './search/browse-groups.js';
 import type { PublishConfig } from '../config/types.js';
-import { publishFiles, publishView } from './publish.js';
-import { deploymentNames, deployTargetFiles } from './deploy-targets.js';
-import { primitivesOutput, type PrimitivesPlan } from './primitives.js';
+import { publishFiles, publishView } from './deploy/publish.js';
+import { deploymentNames, deployTargetFiles } from './deploy/deploy-targets.js';
+import { primitivesOutput, type PrimitivesPlan } from './primitives/primitives.js';
 
 export interface EmittedFile {
   path: string;
@@ -176,8 +176,9 @@ export async function planProject(
 /** The runtime, copied byte for byte: it is type-checked and tested in the generator's own repo. */
 function runtimeFiles(): EmittedFile[] {
   const dir = join(packageRoot(), 'templates', 'runtime');
-  return readdirSync(dir)
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.split(sep).join('/'))
     .sort(codePointCompare)
     .map((f) => ({ path: `src/runtime/${f}`, contents: readFileSync(join(dir, f), 'utf8') }));
 }

@@ -6,10 +6,10 @@ export const GENERATED_DEPENDENCIES = {
   /** Bundles the Node entries (templates/project/rolldown.config.mjs): the version vite (a test dependency) brings. */
   rolldown: '1.2.19',
   typesNode: '20.19.25',
-  /** The operation search (templates/runtime/search.ts): the same versions the generator indexes with. */
+  /** The operation search (templates/runtime/search/search.ts): the same versions the generator indexes with. */
   minisearch: '7.2.0',
   stemmer: '2.0.1',
-  /** Code mode: the QuickJS sandbox (templates/runtime/sandbox.ts) and type stripping (strip-types.ts). */
+  /** Code mode: the QuickJS sandbox (templates/runtime/code-mode/sandbox.ts) and type stripping (strip-types.ts). */
   quickjsCore: '0.32.0',
   quickjsVariant: '0.32.0',
   sucrase: '3.35.1',
@@ -20,6 +20,6 @@ export const GENERATED_DEPENDENCIES = {
    * the generator's own targets test runs the Worker on (its package.json devDependency).
    */
   wrangler: '4.85.0',
-  /** The state shared by replicas (templates/runtime/redis-state.ts), loaded only when MCP_STATE_URL is set. */
+  /** The state shared by replicas (templates/runtime/state/redis-state.ts), loaded only when MCP_STATE_URL is set. */
   ioredis: '6.0.0',
 } as const;

@@ -6,7 +6,7 @@
  * (string-literal.ts; a property breaks after its colon when it does not fit). A placeholder that does not come
  * out where and how expected fails the formatting.
  *
- * The lists recognised: an object with one `"key": "value",` a line (what src/emit/code.ts writes).
+ * The lists recognised: an object with one `"key": "value",` a line (what src/emit/code-mode/code.ts writes).
  */
 import { PRINT_WIDTH, TAB_WIDTH } from './config.js';
 import { prettierStringLiteral } from './string-literal.js';

@@ -22,7 +22,7 @@ export { PRETTIER_CONFIG } from './config.js';
  * Files written already formatted: their templates take nothing but the generated header (a line comment,
  * which prettier leaves as it is) and the code-mode flag, and are prettier's layout themselves either way the
  * flag is, or they are copied as they are. A
- * test holds each to that (test/unit/formatted-templates.test.ts): formatting them took a third of the
+ * test holds each to that (test/src/emit/templates.test.ts): formatting them took a third of the
  * formatting of a large API, for bytes that never change.
  */
 export const WRITTEN_FORMATTED: readonly string[] = [

@@ -2,7 +2,7 @@
 import { writeSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { formatSources, warmUpPrettier, type SourceToFormat } from '../format/prettier.js';
-import { searchIndexText, type SearchIndexInput } from '../emit/tool-modes.js';
+import { searchIndexText, type SearchIndexInput } from '../emit/search/tool-modes.js';
 import { countListTokens } from '../report/tokens.js';
 import type { HelperRequest, HelperResponse, HelperTask } from './helper.js';
 

@@ -10,7 +10,7 @@ import type {
   ParamStyle,
   RequestPlan,
   ToolAnnotations,
-} from '../../templates/runtime/catalog.js';
+} from '../../templates/runtime/contract/catalog.js';
 
 export type { Base64Alphabet, BodyKind, JsonSchema, ParamLocation, ParamStyle, RequestPlan, ToolAnnotations };
 

@@ -1,11 +1,15 @@
 /**
- * Per client profile (templates/runtime/profiles.ts): the listing its clients get from the generated server
+ * Per client profile (templates/runtime/contract/profiles/profiles.ts): the listing its clients get from the generated server
  * in its default mode, how many of those tools needed lowering and which rules fired.
  */
-import type { Catalog } from '../../templates/runtime/catalog.js';
-import type { ListedTool } from '../../templates/runtime/listing.js';
-import { loweringReport, profileTools, type ProfileLoweringReport } from '../../templates/runtime/profile-listing.js';
-import { PROFILES, type ProfileName } from '../../templates/runtime/profiles.js';
+import type { Catalog } from '../../templates/runtime/contract/catalog.js';
+import type { ListedTool } from '../../templates/runtime/contract/listing.js';
+import {
+  loweringReport,
+  profileTools,
+  type ProfileLoweringReport,
+} from '../../templates/runtime/contract/profiles/profile-listing.js';
+import { PROFILES, type ProfileName } from '../../templates/runtime/contract/profiles/profiles.js';
 
 export function profileReports(catalog: Catalog): ProfileLoweringReport[] {
   return Object.values(PROFILES)

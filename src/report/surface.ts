@@ -2,13 +2,13 @@
  * What the tool list costs a client: tool count, tools/list size in bytes and in o200k_base tokens (counted
  * on the helper thread, which has the tokenizer loaded; else here), and the limits of common clients it breaks.
  */
-import type { Catalog } from '../../templates/runtime/catalog.js';
-import { modeListing } from '../../templates/runtime/listing.js';
-import type { ModeAllListing } from '../emit/tool-modes.js';
+import type { Catalog } from '../../templates/runtime/contract/catalog.js';
+import { modeListing } from '../../templates/runtime/contract/listing.js';
+import type { ModeAllListing } from '../emit/search/tool-modes.js';
 import { runTask } from '../helper/helper.js';
 import { countListTokens } from './tokens.js';
 import { hostsRefusing, toolNameBudget } from '../tools/host-limits.js';
-import { META_TOOL_NAMES } from '../../templates/runtime/meta-definitions.js';
+import { META_TOOL_NAMES } from '../../templates/runtime/contract/meta-definitions.js';
 
 export const CLIENT_TOOL_LIMITS: ReadonlyArray<{ client: string; maxTools: number }> = [
   { client: 'Cursor', maxTools: 40 },

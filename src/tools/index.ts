@@ -3,8 +3,8 @@ import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { ApiModel, ToolModel } from '../ir/types.js';
 import { mapOperation } from './map-operation.js';
 import { baseToolName, DEFAULT_MAX_NAME_LENGTH, NameRegistry } from './naming.js';
-import { CODE_TOOL_NAMES } from '../../templates/runtime/code-definitions.js';
-import { META_TOOL_NAMES } from '../../templates/runtime/meta-definitions.js';
+import { CODE_TOOL_NAMES } from '../../templates/runtime/contract/code-definitions.js';
+import { META_TOOL_NAMES } from '../../templates/runtime/contract/meta-definitions.js';
 
 export interface MapToolsOptions {
   outputSchemas: boolean;

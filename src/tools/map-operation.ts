@@ -11,7 +11,7 @@ import type {
 import { createParameter } from '../ir/factory.js';
 import { transitiveDefs } from '../schema/refs.js';
 import { plainPunctuation, trimDescription } from '../schema/to-json-schema.js';
-import type { BodyPlan, ParamPlan } from '../../templates/runtime/catalog.js';
+import type { BodyPlan, ParamPlan } from '../../templates/runtime/contract/catalog.js';
 import { annotationsFor } from './annotations.js';
 import { assignArgumentNames } from './arguments.js';
 

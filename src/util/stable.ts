@@ -3,4 +3,4 @@ export function codePointCompare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export { isPlainObject } from '../../templates/runtime/plain-object.js';
+export { isPlainObject } from '../../templates/runtime/contract/plain-object.js';

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import { userOwnedFiles } from '../emit/publish.js';
+import { userOwnedFiles } from '../emit/deploy/publish.js';
 import type { ToolModel } from '../ir/types.js';
 
 /** The owner's files under `outDir` that differ from the ones the generator first writes. */

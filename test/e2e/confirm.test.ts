@@ -1,5 +1,5 @@
 /**
- * End to end: confirmation of destructive calls (templates/runtime/confirm.ts). A generated server asks the
+ * End to end: confirmation of destructive calls (templates/runtime/confirm/confirm.ts). A generated server asks the
  * user through elicitation before a DELETE: the SDK v2 client (2026-07-28, `input_required` rounds) over
  * stdio and HTTP, the v1 client (2025-11-25, `elicitation/create`) over stdio. Declined sends nothing
  * upstream, accepted sends the request once; a tampered request state is refused; clients that cannot elicit

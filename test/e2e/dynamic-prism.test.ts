@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import type { Catalog, CatalogTool } from '../../templates/runtime/catalog.js';
+import type { Catalog, CatalogTool } from '../../templates/runtime/contract/catalog.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { connectModernStdio } from '../helpers/mcp-clients.js';
 import {

@@ -1,5 +1,5 @@
 /**
- * End to end: long-running operations (templates/runtime/accepted.ts). A `202 Accepted` with a status link is
+ * End to end: long-running operations (templates/runtime/upstream/accepted.ts). A `202 Accepted` with a status link is
  * polled to completion within the call's budget; past it, the result says how to poll and names the API's own
  * status operation, which is callable. SDK v2 client (2026-07-28) and v1 client (2025-11-25), over stdio.
  */

@@ -1,5 +1,5 @@
 /**
- * End to end: the resources and prompts a generated server offers (templates/runtime/api-primitives.ts). The
+ * End to end: the resources and prompts a generated server offers (templates/runtime/primitives/api-primitives.ts). The
  * OpenAPI document and the operations guide as resources, a config resource template read through its GET
  * operation (exact upstream requests), the operations guide and a config prompt as prompts; with the SDK v2
  * client (2026-07-28) and the v1 client (2025-11-25).

@@ -1,6 +1,6 @@
 /**
  * End to end: large and binary GET responses come back as a `resource_link` the client reads in pages
- * (templates/runtime/response-links.ts). A 20 MB body is read back whole, page by page, by the SDK v2 client
+ * (templates/runtime/primitives/response-links.ts). A 20 MB body is read back whole, page by page, by the SDK v2 client
  * over HTTP and the v1 client over stdio; every page replays the exact upstream request.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { listAllTools } from '../../templates/runtime/listing.js';
+import { listAllTools } from '../../templates/runtime/contract/listing.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../helpers/generated-project.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { connectModernStdio } from '../helpers/mcp-clients.js';

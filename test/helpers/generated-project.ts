@@ -1,6 +1,6 @@
 /**
  * Generates a project from a spec into a temporary folder and builds it against this repo's node_modules
- * (linked, not installed: the one real `npm install` is in test/e2e/install.test.ts).
+ * (linked, not installed: the one real `npm install` is in test/e2e/deploy/install.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * An independent checker of each host's rules on one listed tool: written from the hosts' reports (see
- * templates/runtime/profiles.ts for the sources), not from the lowering code, so that a lowering that misses a
+ * templates/runtime/contract/profiles/profiles.ts for the sources), not from the lowering code, so that a lowering that misses a
  * rule fails the tests that use it. Returns the violations, as `rule at /json/pointer`.
  */
 type Schema = Record<string, unknown>;

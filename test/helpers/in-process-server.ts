@@ -3,8 +3,8 @@
  * JSON-RPC posts reach it without a socket, and its upstream is a fetch that records every request.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createServer } from '../../templates/runtime/create-server.js';
-import type { McpEndpoint } from '../../templates/runtime/http.js';
+import { createServer } from '../../templates/runtime/server/create-server.js';
+import type { McpEndpoint } from '../../templates/runtime/transport/http-server.js';
 import { MODERN_META } from './raw-stdio.js';
 
 export interface RecordingFetch {

@@ -5,7 +5,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-/** The clientInfo name tests send unless they pose as a known host (see templates/runtime/profiles.ts). */
+/** The clientInfo name tests send unless they pose as a known host (see templates/runtime/contract/profiles/profiles.ts). */
 export const TEST_CLIENT_NAME = 'openapi-to-mcp-tests';
 
 const clientInfo = (name: string) => ({ name, version: '1.0.0' });

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Catalog } from '../../templates/runtime/catalog.js';
+import type { Catalog } from '../../templates/runtime/contract/catalog.js';
 import { REPO_ROOT } from './generated-project.js';
 import { freePort } from './spawn-http.js';
 

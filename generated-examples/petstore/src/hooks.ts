@@ -16,7 +16,7 @@
  *     headers: { ...request.headers, 'x-request-source': 'mcp' },
  *   });
  */
-import type { AfterResponse, BeforeRequest, ToolHooksByName } from './runtime/hooks.js';
+import type { AfterResponse, BeforeRequest, ToolHooksByName } from './runtime/extend/hooks.js';
 import type { ToolName } from './tools.js';
 
 export const tools: ToolHooksByName<ToolName> = {};

@@ -5,7 +5,7 @@
  * other target; list the function URL's host name in MCP_ALLOWED_HOSTS.
  */
 import { readFile } from 'node:fs/promises';
-import { lambdaHandler } from './runtime/lambda.js';
+import { lambdaHandler } from './runtime/transport/lambda.js';
 import { createWebServer } from './web-server.js';
 
 const dataFile = (name: string) => readFile(new URL(`../${name}`, import.meta.url));
@@ -16,6 +16,6 @@ export const handler = lambdaHandler(async () =>
     searchIndex: () => dataFile('search-index.json'),
     env: process.env,
     // Lambda runs Node: the replicas can share their state in Redis (MCP_STATE_URL).
-    loadRedisState: () => import('./runtime/redis-state.js'),
+    loadRedisState: () => import('./runtime/state/redis-state.js'),
   }),
 );

@@ -8,22 +8,22 @@ import {
   createServer as createGeneratedServer,
   type CreateServerOptions,
   type GeneratedServer,
-} from './runtime/create-server.js';
-import type { Hooks } from './runtime/hooks.js';
+} from './runtime/server/create-server.js';
+import type { Hooks } from './runtime/extend/hooks.js';
 import * as extensions from './extensions.js';
 import * as hooks from './hooks.js';
 import type { ToolName } from './tools.js';
 
-export type { GeneratedServer } from './runtime/create-server.js';
+export type { GeneratedServer } from './runtime/server/create-server.js';
 export type {
   ExtensionContext,
   ExtraPrompt,
   ExtraResource,
   ExtraResourceTemplate,
   ExtraTool,
-} from './runtime/extensions.js';
-export type { McpEndpoint } from './runtime/http.js';
-export type { Logger } from './runtime/log.js';
+} from './runtime/extend/extensions.js';
+export type { McpEndpoint } from './runtime/transport/http-server.js';
+export type { Logger } from './runtime/server/log.js';
 
 export interface ServerOptions extends Omit<CreateServerOptions, 'catalogUrl' | 'hooks'> {
   hooks?: Hooks<ToolName>;

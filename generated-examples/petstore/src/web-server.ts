@@ -5,13 +5,13 @@
  * Workers, Deno, Bun and Lambda entries (src/worker.ts, src/deno.ts, src/bun.ts, src/lambda.ts) serve it;
  * `hooks`, `tools`, `resources` and `prompts` default to your src/hooks.ts and src/extensions.ts.
  */
-import { createWebServer as createGeneratedWebServer, type WebServer, type WebServerOptions } from './runtime/web.js';
-import type { Hooks } from './runtime/hooks.js';
+import { createWebServer as createGeneratedWebServer, type WebServer, type WebServerOptions } from './runtime/transport/web.js';
+import type { Hooks } from './runtime/extend/hooks.js';
 import * as extensions from './extensions.js';
 import * as hooks from './hooks.js';
 import type { ToolName } from './tools.js';
 
-export type { WebServer } from './runtime/web.js';
+export type { WebServer } from './runtime/transport/web.js';
 
 export interface WebServerConfig extends Omit<WebServerOptions, 'hooks'> {
   hooks?: Hooks<ToolName>;

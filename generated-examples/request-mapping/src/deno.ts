@@ -27,7 +27,7 @@ const server = await createWebServer({
   projectFile: async (file: string) => new TextDecoder().decode(await dataFile(file)),
   env: Deno.env.toObject(),
   // The Redis client runs on its Node compatibility (TCP through node:net): replicas can share state (MCP_STATE_URL).
-  loadRedisState: () => import('./runtime/redis-state.js'),
+  loadRedisState: () => import('./runtime/state/redis-state.js'),
 });
 const { host, port, shutdownTimeoutMs } = server.config.http;
 const http = Deno.serve(

@@ -1,0 +1,93 @@
+/**
+ * The tool registry: built once per process from the catalog. Tools are parsed, listed and given a
+ * validator only when first needed (tools/list pages, tools/call), so neither start-up nor per-request
+ * cost grows with the number of tools.
+ */
+import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import type { Catalog, CatalogHeader, CatalogTool, JsonSchema } from '../contract/catalog.js';
+import { assembleInputSchema, listedTool, type ListedTool } from '../contract/listing.js';
+import { toolTableOf, type ToolTable } from './tool-table.js';
+import { explainInvalid } from './validation-message.js';
+
+type Validate = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
+
+export class ToolRegistry {
+  readonly catalog: CatalogHeader;
+  private readonly tools: ToolTable;
+  private readonly listedByIndex: Array<ListedTool | undefined> = [];
+  private readonly validators = new Map<string, Validate>();
+  private validatorProvider: jsonSchemaValidator | undefined;
+
+  /**
+   * From a catalog in memory, or from catalog.json's header and its lazily parsed tools. Arguments are
+   * validated with Ajv unless a `validatorProvider` is given (Workers: the SDK's CfWorkerJsonSchemaValidator,
+   * since Ajv compiles to code and workerd forbids code from strings).
+   */
+  constructor(catalog: Catalog | { header: CatalogHeader; tools: ToolTable }, validatorProvider?: jsonSchemaValidator) {
+    this.validatorProvider = validatorProvider;
+    if ('header' in catalog) {
+      this.catalog = catalog.header;
+      this.tools = catalog.tools;
+    } else {
+      const { tools, ...header } = catalog;
+      this.catalog = header;
+      this.tools = toolTableOf(tools);
+    }
+  }
+
+  get size(): number {
+    return this.tools.length;
+  }
+
+  names(): readonly string[] {
+    return this.tools.names();
+  }
+
+  get(name: string): CatalogTool | undefined {
+    const index = this.tools.indexOf(name);
+    return index < 0 ? undefined : this.tools.at(index);
+  }
+
+  /** -1 when there is no tool of that name. */
+  indexOf(name: string): number {
+    return this.tools.indexOf(name);
+  }
+
+  at(index: number): CatalogTool {
+    return this.tools.at(index);
+  }
+
+  /** What tools/list shows of the tool at this index (its inputSchema carries the shared $defs it uses). */
+  listedAt(index: number): ListedTool {
+    let listed = this.listedByIndex[index];
+    if (listed === undefined) {
+      const tool = this.tools.at(index);
+      listed = listedTool(tool, assembleInputSchema(tool, this.catalog.defs));
+      this.listedByIndex[index] = listed;
+    }
+    return listed;
+  }
+
+  /** Validates arguments against the tool's inputSchema; the validator is compiled on the first call. */
+  validate(tool: CatalogTool, args: unknown): string | undefined {
+    const index = this.tools.indexOf(tool.name);
+    const schema = index >= 0 ? this.listedAt(index).inputSchema : assembleInputSchema(tool, this.catalog.defs);
+    return this.validateAgainst(tool.name, schema, args);
+  }
+
+  /**
+   * Validates against any schema, compiled once per key (meta-tools use this too). The message names each
+   * failing argument and what it must be (validation-message.ts).
+   */
+  validateAgainst(key: string, schema: JsonSchema, args: unknown): string | undefined {
+    let validate = this.validators.get(key);
+    if (!validate) {
+      this.validatorProvider ??= new AjvJsonSchemaValidator();
+      validate = this.validatorProvider.getValidator(schema);
+      this.validators.set(key, validate);
+    }
+    const result = validate(args);
+    return result.valid ? undefined : explainInvalid(result.errorMessage ?? 'invalid arguments', schema, args);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Credentials never reach the model: upstream bodies that echo one (an error page quoting the Authorization
+ * header, a debug endpoint listing the query string) are redacted before a result leaves the server.
+ */
+import { configuredSecrets } from '../upstream-auth/schemes.js';
+import type { Catalog } from '../contract/catalog.js';
+import { redactionOf, type Redaction } from './cut.js';
+import { endpointSecrets } from '../endpoint-auth/endpoint-auth-config.js';
+import { readEnv } from '../contract/environment.js';
+import { redact } from '../server/log.js';
+import type { ToolContent, ToolResult } from '../upstream/response.js';
+
+/** Every secret the server itself is configured with: upstream credentials and the endpoint's own. */
+export function serverSecrets(catalog: Pick<Catalog, 'securitySchemes'>, env: NodeJS.ProcessEnv): string[] {
+  const confirmKey = readEnv(env, 'MCP_SIGNING_KEY');
+  const tlsPassphrase = readEnv(env, 'API_TLS_PASSPHRASE');
+  return [
+    ...configuredSecrets(catalog.securitySchemes, env),
+    ...endpointSecrets(env),
+    ...(confirmKey ? [confirmKey] : []),
+    ...(tlsPassphrase ? [tlsPassphrase] : []),
+  ];
+}
+
+/**
+ * The forms a secret may be echoed in besides its own: percent-encoded (from a query string or cookie) and
+ * JSON-escaped (inside the JSON text of a result). Longest first, so a secret that contains another is
+ * replaced whole.
+ */
+export function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The server's own secrets in all their forms, worked out once per environment snapshot and catalog: the
+ * environment is read at start-up, so they do not change between calls. Tool results and log lines share them.
+ */
+const serverForms = new WeakMap<object, WeakMap<object, { secrets: Set<string>; forms: string[] }>>();
+
+function serverSecretForms(
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): { secrets: Set<string>; forms: string[] } {
+  // Keyed by the environment and by the catalog's schemes (which name the variables that hold secrets).
+  let byCatalog = serverForms.get(env);
+  if (!byCatalog) serverForms.set(env, (byCatalog = new WeakMap()));
+  let cached = byCatalog.get(catalog.securitySchemes);
+  if (!cached) {
+    const secrets = serverSecrets(catalog, env);
+    cached = { secrets: new Set(secrets), forms: redactableForms(secrets) };
+    byCatalog.set(catalog.securitySchemes, cached);
+  }
+  return cached;
+}
+
+/** What the server's log redacts: its own secrets, in every form (see serverSecretForms). */
+export function serverRedactionForms(
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): readonly string[] {
+  return serverSecretForms(catalog, env).forms;
+}
+
+function redactableForms(secrets: readonly string[]): string[] {
+  return secretForms(secrets).filter((s) => s.length >= 4);
+}
+
+/** The forms a call's result is redacted with: the server's secrets and those the call sent. */
+function callForms(
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): readonly string[] {
+  const server = serverSecretForms(catalog, env);
+  const extra = sent.filter((secret) => !server.secrets.has(secret));
+  return extra.length === 0 ? server.forms : redactableForms([...extra, ...server.secrets]);
+}
+
+/** What a call's body is cut and redacted with (`sent` read when the body is, after any fresh token). */
+export function callRedaction(
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): Redaction {
+  return redactionOf(callForms(sent, catalog, env));
+}
+
+/**
+ * Redacts a tool result with the server's secrets (from `env`) and those the call sent (`sent`). The common
+ * case, a call that sent only configured secrets, reuses the server's precomputed forms.
+ */
+export function redactCallResult(
+  result: ToolResult,
+  sent: readonly string[],
+  catalog: Pick<Catalog, 'securitySchemes'>,
+  env: NodeJS.ProcessEnv,
+): ToolResult {
+  return redactWithForms(result, callForms(sent, catalog, env));
+}
+
+/** Replaces every secret in the result's text content and in every string of its structured content. */
+export function redactResult(result: ToolResult, secrets: readonly string[]): ToolResult {
+  return redactWithForms(result, redactableForms(secrets));
+}
+
+function redactWithForms(result: ToolResult, forms: readonly string[]): ToolResult {
+  // Most results hold no secret: checking first spares a copy of every string and object in them.
+  if (forms.length === 0 || !resultContainsAny(result, forms)) return result;
+  const content = result.content.map((c) => redactContent(c, forms));
+  const structured =
+    result.structuredContent === undefined
+      ? undefined
+      : (redactValue(result.structuredContent, forms) as Record<string, unknown>);
+  return { ...result, content, ...(structured !== undefined ? { structuredContent: structured } : {}) };
+}
+
+function resultContainsAny(result: ToolResult, forms: readonly string[]): boolean {
+  return (
+    result.content.some((c) => c.type === 'text' && containsAny(c.text, forms)) ||
+    valueContainsAny(result.structuredContent, forms)
+  );
+}
+
+function valueContainsAny(value: unknown, forms: readonly string[]): boolean {
+  if (typeof value === 'string') return containsAny(value, forms);
+  if (Array.isArray(value)) return value.some((v) => valueContainsAny(v, forms));
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, v] of Object.entries(value))
+      if (containsAny(key, forms) || valueContainsAny(v, forms)) return true;
+  }
+  return false;
+}
+
+function containsAny(text: string, forms: readonly string[]): boolean {
+  return forms.some((form) => text.includes(form));
+}
+
+function redactContent(content: ToolContent, forms: readonly string[]): ToolContent {
+  return content.type === 'text' ? { ...content, text: redact(content.text, forms) } : content;
+}
+
+function redactValue(value: unknown, forms: readonly string[]): unknown {
+  if (typeof value === 'string') return redact(value, forms);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, forms));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, forms), redactValue(v, forms)]));
+  }
+  return value;
+}

@@ -1,0 +1,117 @@
+/**
+ * The meta-tools of the `dynamic` and `hybrid` modes: search the API's operations, describe one, call one.
+ * The tool list stays small and constant however large the API; every operation stays callable through
+ * `call_operation`, with the same validation, request mapping and errors as a direct tool.
+ */
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CatalogTool } from '../contract/catalog.js';
+import type { ToolResult } from '../upstream/response.js';
+import { errorResult } from '../upstream/response.js';
+import type { OperationSearch, OperationSummary, SearchGroup } from './search.js';
+import { assembleInputSchema } from '../contract/listing.js';
+import { DEFAULT_LIMIT, DESCRIBE_TOOL, MAX_LIMIT, SEARCH_TOOL } from '../contract/meta-definitions.js';
+import type { ToolRegistry } from '../server/tool-registry.js';
+
+export interface MetaToolContext {
+  registry: ToolRegistry;
+  search: () => Promise<OperationSearch>;
+  /** Runs one operation exactly as a direct tool call would (asking the user first when it must: confirm.ts). */
+  callOperation: (tool: CatalogTool, args: Record<string, unknown>) => Promise<ToolResult | InputRequiredResult>;
+}
+
+export async function handleMetaTool(
+  name: string,
+  args: Record<string, unknown>,
+  ctx: MetaToolContext,
+): Promise<ToolResult | InputRequiredResult> {
+  switch (name) {
+    case SEARCH_TOOL:
+      return searchOperations(await ctx.search(), {
+        query: typeof args['query'] === 'string' ? args['query'].trim() : '',
+        group: typeof args['group'] === 'string' ? args['group'] : undefined,
+        limit:
+          typeof args['limit'] === 'number'
+            ? Math.min(Math.max(1, Math.trunc(args['limit'])), MAX_LIMIT)
+            : DEFAULT_LIMIT,
+      });
+    case DESCRIBE_TOOL:
+      return describeOperation(ctx, String(args['name'] ?? ''));
+    default: {
+      const tool = ctx.registry.get(String(args['name'] ?? ''));
+      if (!tool) return unknownOperation(String(args['name']));
+      const operationArgs = args['arguments'] ?? {};
+      if (typeof operationArgs !== 'object' || operationArgs === null || Array.isArray(operationArgs)) {
+        return errorResult(`"arguments" must be an object of the operation's arguments.`);
+      }
+      return ctx.callOperation(tool, operationArgs as Record<string, unknown>);
+    }
+  }
+}
+
+interface SearchRequest {
+  query: string;
+  group: string | undefined;
+  limit: number;
+}
+
+/** A search; without a query, the groups (or one group's operations) to browse. */
+export function searchOperations(
+  search: OperationSearch,
+  { query, group: groupName, limit }: SearchRequest,
+): ToolResult {
+  const group = groupName === undefined ? undefined : search.group(groupName);
+  if (groupName !== undefined && !group) return unknownGroup(search, groupName);
+  if (!query) return group ? groupListing(search, group) : groupsListing(search.groups);
+  const results = search
+    .search(query, limit, group)
+    .map(({ doc, score }) => ({ ...search.operation(doc), score: Math.round(score * 100) / 100 }));
+  if (results.length === 0) {
+    const note = `No operation matches "${query}"${group ? ` in group ${group.name}` : ''}. Browse the groups below (${SEARCH_TOOL} with "group"), or try other words.`;
+    return groupsListing(search.groups, note);
+  }
+  return { content: [{ type: 'text', text: results.map(resultLine).join('\n') }], structuredContent: { results } };
+}
+
+function groupListing(search: OperationSearch, group: SearchGroup): ToolResult {
+  const results = group.operations.map((doc) => search.operation(doc));
+  const text = [`${group.name}: ${group.description}`, ...results.map(resultLine)].join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: { group: group.name, results } };
+}
+
+function groupsListing(groups: readonly SearchGroup[], note?: string): ToolResult {
+  const listed = groups.map((g) => ({ name: g.name, operations: g.operations.length, description: g.description }));
+  const lines = listed.map((g) => `${g.name} (${g.operations}): ${g.description}`);
+  const text = [
+    note ?? `${groups.length} groups of operations; pass one as "group" to list its operations.`,
+    ...lines,
+  ].join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: { groups: listed, results: [] } };
+}
+
+function unknownGroup(search: OperationSearch, name: string): ToolResult {
+  return errorResult(`There is no group "${name}". Groups: ${search.groups.map((g) => g.name).join(', ')}.`);
+}
+
+function resultLine(r: OperationSummary): string {
+  const required = r.required.length > 0 ? ` (required: ${r.required.join(', ')})` : '';
+  return `${r.name}: ${r.method} ${r.path} - ${r.summary}${required}`;
+}
+
+function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
+  const tool = ctx.registry.get(name);
+  if (!tool) return unknownOperation(name);
+  const description = {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    method: tool.request.method,
+    path: tool.request.path,
+    description: tool.description,
+    inputSchema: assembleInputSchema(tool, ctx.registry.catalog.defs),
+    annotations: tool.annotations,
+  };
+  return { content: [{ type: 'text', text: JSON.stringify(description) }], structuredContent: description };
+}
+
+function unknownOperation(name: string): ToolResult {
+  return errorResult(`There is no operation named "${name}". Use ${SEARCH_TOOL} to find operation names.`);
+}

@@ -1,0 +1,116 @@
+/**
+ * What the dynamic and hybrid modes need from generation: the default mode, and a search index over every
+ * operation (the hybrid core is chosen in hybrid-core.ts).
+ */
+import type { Catalog, ToolMode } from '../../../templates/runtime/contract/catalog.js';
+import { assembleInputSchema, listedTool } from '../../../templates/runtime/contract/listing.js';
+import {
+  buildSearchIndex,
+  type SearchDocument,
+  type SearchGroup,
+} from '../../../templates/runtime/contract/search/search-index.js';
+import { runTask } from '../../helper/helper.js';
+import type { ApiModel, ToolModel } from '../../ir/types.js';
+import type { BrowseGroups } from './browse-groups.js';
+import { searchDocuments } from './search-documents.js';
+import { dataJson } from '../data-json.js';
+
+/**
+ * The default mode lists every operation only when the list fits both a host's tool cap and a model's
+ * context. VS Code Copilot and OpenAI's function calling take at most 128 tools (a host with a lower cap,
+ * like Cursor's 40, gets the hybrid listing from the server's client profile instead). 400 kB of
+ * tools/list is about 100,000 o200k_base tokens (4.0-4.6 bytes per token across ../shared/specs), half of a
+ * 200k-token context window: past it, listing every operation leaves a model too little room to work.
+ */
+export const ALL_MODE_MAX_TOOLS = 128;
+export const ALL_MODE_MAX_LIST_BYTES = 400_000;
+
+export interface ToolModeChoice {
+  mode: ToolMode;
+  /** Why, for the generation summary. */
+  reason: string;
+}
+
+/**
+ * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else `all` when the full
+ * tool list has at most ALL_MODE_MAX_TOOLS tools and ALL_MODE_MAX_LIST_BYTES bytes, `hybrid` when not.
+ */
+export function chooseToolMode(
+  requested: ToolMode | undefined,
+  coreNamed: boolean,
+  listed: ModeAllListing,
+): ToolModeChoice {
+  if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
+  if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
+  if (listed.count > ALL_MODE_MAX_TOOLS)
+    return {
+      mode: 'hybrid',
+      reason: `default: the full tool list (${listed.count} tools) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation`,
+    };
+  const bytes = listed.bytes();
+  const size = `${listed.count} tools, ${Math.round(bytes / 1000)} kB`;
+  if (bytes > ALL_MODE_MAX_LIST_BYTES)
+    return {
+      mode: 'hybrid',
+      reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation`,
+    };
+  return {
+    mode: 'all',
+    reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and ${ALL_MODE_MAX_LIST_BYTES / 1000} kB`,
+  };
+}
+
+/**
+ * Every tool as tools/list shows it in mode all, each stringified when first asked for (the size rule's input
+ * and the surface report's). Past the tool cap the count alone decides the mode and the report needs only the
+ * listed core: GitHub's 1,223 entries took 0.1 s to stringify, for a figure nobody read.
+ */
+export class ModeAllListing {
+  private readonly entries: Array<string | undefined>;
+
+  constructor(private readonly catalog: Catalog) {
+    this.entries = new Array<string | undefined>(catalog.tools.length);
+  }
+
+  get count(): number {
+    return this.entries.length;
+  }
+
+  /** The JSON of the `index`th tool's entry. */
+  entry(index: number): string {
+    return (this.entries[index] ??= JSON.stringify(
+      listedTool(this.catalog.tools[index]!, assembleInputSchema(this.catalog.tools[index]!, this.catalog.defs)),
+    ));
+  }
+
+  /** Bytes of `{"tools":[…]}` with every entry: what a client would receive. */
+  bytes(): number {
+    let bytes = Buffer.byteLength('{"tools":[]}') + Math.max(this.count - 1, 0);
+    for (let i = 0; i < this.count; i++) bytes += Buffer.byteLength(this.entry(i));
+    return bytes;
+  }
+}
+
+/**
+ * search-index.json: the search index, the groups to browse and each operation's summary. The index is
+ * built on the helper thread when there is one (the documents are plain text), while this one goes on emitting.
+ */
+export async function searchIndexFile(
+  api: ApiModel,
+  tools: readonly ToolModel[],
+  { groups, groupOf }: BrowseGroups,
+): Promise<string> {
+  const input: SearchIndexInput = { docs: searchDocuments(api, tools, groupOf), groups };
+  return runTask('searchIndexFile', input, () => searchIndexText(input));
+}
+
+export interface SearchIndexInput {
+  docs: SearchDocument[];
+  groups: SearchGroup[];
+}
+
+/** Data-file layout like catalog.json: one line per operation (and per group), so a diff shows what changed. */
+export function searchIndexText({ docs, groups }: SearchIndexInput): string {
+  const file = buildSearchIndex(docs, groups);
+  return dataJson(file, ['documents', 'operations', 'groups', 'bridge']);
+}

@@ -1,0 +1,305 @@
+/**
+ * Redaction that no cut defeats, attacked through `callTool` as a model would: the upstream echoes the request
+ * (its headers and query) back, and the caller pads a query value so that a cut (the response cap, the error
+ * excerpt, a response link's page) falls at every offset across the echoed credential. No 4-character piece of
+ * a credential may come back, and no result may tell a right guess of a credential from a wrong one.
+ */
+import { describe, expect, it } from 'vitest';
+import { callTool, type CallDeps } from '../../../templates/runtime/server/call-tool.js';
+import type { Catalog } from '../../../templates/runtime/contract/catalog.js';
+import { readConfig } from '../../../templates/runtime/server/config.js';
+import type { Logger } from '../../../templates/runtime/server/log.js';
+import { createResponseLinker, LINK_PAGE_BYTES } from '../../../templates/runtime/primitives/response-links.js';
+import type { ToolResult } from '../../../templates/runtime/upstream/response.js';
+import { ToolRegistry } from '../../../templates/runtime/server/tool-registry.js';
+
+const TOKEN = 'ghp_Zq8LmW3xT7rYc2Vb9Nk4';
+const API_KEY = 'key-Hs6Pd1Qa5Uf0Jg';
+
+const catalog = {
+  format: 1,
+  toolMode: 'all',
+  core: [],
+  server: { name: 't', version: '1.0.0', title: 't', instructions: '' },
+  baseUrl: 'https://api.example.com',
+  defs: {},
+  securitySchemes: [
+    { name: 'bearer', kind: 'http-bearer', env: { value: 'API_TOKEN' } },
+    { name: 'key', kind: 'apiKey', in: 'header', paramName: 'X-Api-Key', env: { value: 'API_KEY' } },
+  ],
+  tools: [
+    {
+      name: 'echo',
+      description: 'd',
+      inputSchema: {
+        type: 'object',
+        properties: { q: { type: 'string' }, status: { type: 'integer' } },
+        additionalProperties: false,
+      },
+      defs: [],
+      annotations: { readOnlyHint: true },
+      security: [['bearer', 'key']],
+      request: {
+        method: 'GET',
+        path: '/echo',
+        params: [
+          { arg: 'q', name: 'q', in: 'query', style: 'form', explode: true },
+          { arg: 'status', name: 'status', in: 'query', style: 'form', explode: true },
+        ],
+      },
+    },
+    {
+      name: 'file',
+      description: 'd',
+      inputSchema: {
+        type: 'object',
+        properties: { dir: { type: 'string' }, name: { type: 'string' } },
+        required: ['dir', 'name'],
+        additionalProperties: false,
+      },
+      defs: [],
+      annotations: { readOnlyHint: true },
+      security: [['bearer']],
+      request: {
+        method: 'GET',
+        path: '/files/{dir}{name}',
+        params: [
+          { arg: 'dir', name: 'dir', in: 'path', style: 'simple', explode: false },
+          { arg: 'name', name: 'name', in: 'path', style: 'simple', explode: false },
+        ],
+      },
+    },
+  ],
+} as unknown as Catalog;
+
+const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+interface Seen {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** An upstream that answers with the request's query and headers, as a debug endpoint or an error page does. */
+function echoUpstream(contentType = 'text/plain') {
+  const seen: Seen[] = [];
+  const fakeFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    seen.push({ url: String(url), headers });
+    const query = new URL(String(url)).searchParams;
+    const status = Number(query.get('status') ?? 200);
+    const path = decodeURIComponent(new URL(String(url)).pathname);
+    const body = `${path}\nq=${query.get('q') ?? ''}\nauthorization: ${headers['authorization']}\nx-api-key: ${headers['x-api-key']}\nend`;
+    return new Response(body, { status, headers: { 'content-type': contentType } });
+  }) as typeof fetch;
+  return { seen, fetch: fakeFetch };
+}
+
+function setup(env: Record<string, string> = {}, withLinks = false, contentType = 'text/plain') {
+  const upstream = echoUpstream(contentType);
+  const registry = new ToolRegistry(catalog);
+  const fullEnv = { API_TOKEN: TOKEN, API_KEY, ...env };
+  const deps: CallDeps = {
+    registry,
+    config: readConfig(fullEnv),
+    env: fullEnv,
+    log: silent,
+    fetch: upstream.fetch,
+    ...(withLinks ? { links: createResponseLinker('link-signing-key-for-tests') } : {}),
+  };
+  const tool = registry.get('echo')!;
+  return {
+    seen: upstream.seen,
+    call: (args: Record<string, unknown>, name = 'echo') => callTool(deps, registry.get(name)!, args),
+    page: (args: Record<string, unknown>, index: number) =>
+      callTool(deps, tool, args, undefined, undefined, { index, size: LINK_PAGE_BYTES }),
+  };
+}
+
+/** Everything a caller can read in a result: its text, its structured content, its links. */
+function visible(result: ToolResult): string {
+  return JSON.stringify({ content: result.content, structured: result.structuredContent ?? null });
+}
+
+/** Every piece of 4 or more characters of the credential that the text shows, if any. */
+function leakedPieces(text: string, credential: string): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i + 4 <= credential.length; i++) {
+    const piece = credential.slice(i, i + 4);
+    if (text.includes(piece)) pieces.push(piece);
+  }
+  return pieces;
+}
+
+/** Padding made of a character no credential here contains, so the caller's own text shows no piece of one. */
+const pad = (n: number) => '~'.repeat(Math.max(0, n));
+
+/** Where the echoed token starts in the echo body, for a query value of `length` characters. */
+const tokenOffset = (length: number) => `/echo\nq=${pad(length)}\nauthorization: Bearer `.length;
+
+describe('redaction that no cut defeats', () => {
+  it('a success body cut by the response cap: no piece of a credential at any cut offset', async () => {
+    const cap = 400;
+    const { call } = setup({ API_MAX_RESPONSE_BYTES: String(cap) });
+    const failures: string[] = [];
+    for (let at = -2; at <= TOKEN.length + 2; at++) {
+      // The cap falls `at` characters into the echoed token.
+      const length = cap - tokenOffset(0) - at;
+      const text = visible(await call({ q: pad(length) }));
+      for (const credential of [TOKEN, API_KEY]) {
+        const pieces = leakedPieces(text, credential);
+        if (pieces.length > 0) failures.push(`cut ${at} into the token: ${pieces.join(', ')}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('an error body cut at the excerpt: no piece of a credential at any cut offset', async () => {
+    const { call } = setup();
+    const failures: string[] = [];
+    for (let at = -2; at <= TOKEN.length + 2; at++) {
+      const length = 2_000 - tokenOffset(0) - at;
+      const result = await call({ q: pad(length), status: 400 });
+      expect(result.isError).toBe(true);
+      const pieces = leakedPieces(visible(result), TOKEN);
+      if (pieces.length > 0) failures.push(`cut ${at} into the token: ${pieces.join(', ')}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('the key echoed after the token, cut anywhere across it, under a cap counted in bytes', async () => {
+    const cap = 300;
+    const { call } = setup({ API_MAX_RESPONSE_BYTES: String(cap) });
+    const keyOffset = (length: number) => `/echo\nq=${pad(length)}\nauthorization: Bearer ${TOKEN}\nx-api-key: `.length;
+    const failures: string[] = [];
+    for (let at = 0; at <= API_KEY.length; at++) {
+      const text = visible(await call({ q: pad(cap - keyOffset(0) - at) }));
+      const pieces = leakedPieces(text, API_KEY);
+      if (pieces.length > 0) failures.push(`cut ${at} into the key: ${pieces.join(', ')}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it.each(['text/plain', 'text/plain; charset=iso-8859-1'])(
+    'the pages of a linked body (%s): no piece of the token where a page ends inside it',
+    async (contentType) => {
+      const { page } = setup({ API_MAX_RESPONSE_BYTES: '1000' }, true, contentType);
+      const failures: string[] = [];
+      for (const at of [1, 4, 10, TOKEN.length - 4, TOKEN.length - 1]) {
+        const args = { q: pad(LINK_PAGE_BYTES - tokenOffset(0) - at) };
+        const text = visible(await page(args, 0)) + visible(await page(args, 1));
+        const pieces = leakedPieces(text, TOKEN);
+        if (pieces.length > 0) failures.push(`page cut ${at} into the token: ${pieces.join(', ')}`);
+      }
+      expect(failures).toEqual([]);
+    },
+  );
+
+  it("the issue's attack fails: the first characters of the token cannot be read through the cut", async () => {
+    const cap = 400;
+    const { call } = setup({ API_MAX_RESPONSE_BYTES: String(cap) });
+    // The cut 8 characters into the token: today's result ends with `ghp_Zq8L`.
+    const text = visible(await call({ q: pad(cap - tokenOffset(0) - 8) }));
+    expect(text).not.toContain(TOKEN.slice(0, 4));
+  });
+
+  it('a right guess of the token and a wrong one give the same result, but for the guess itself', async () => {
+    const { call, seen } = setup();
+    const wrong = `${TOKEN.slice(0, -1)}X`;
+    const right = visible(await call({ q: TOKEN }));
+    const wrongResult = visible(await call({ q: wrong }));
+    expect(right.split(TOKEN).join('<guess>')).toBe(wrongResult.split(wrong).join('<guess>'));
+    // The server never sends its own credential where the caller put it.
+    expect(new URL(seen[0]!.url).searchParams.get('q')).not.toBe(TOKEN);
+    expect(seen[0]!.url).not.toContain(TOKEN);
+    expect(new URL(seen[1]!.url).searchParams.get('q')).toBe(wrong);
+  });
+
+  it('a guess inside a longer argument, or percent-encoded, tells nothing either', async () => {
+    const { call, seen } = setup();
+    for (const [right, wrong] of [
+      [`before ${API_KEY} after`, `before ${API_KEY.slice(0, -1)}Y after`],
+      [encodeURIComponent(`Bearer ${TOKEN}`), encodeURIComponent(`Bearer ${TOKEN.slice(0, -1)}Y`)],
+    ] as const) {
+      seen.length = 0;
+      const a = visible(await call({ q: right }));
+      const b = visible(await call({ q: wrong }));
+      expect(a.split(right).join('<guess>')).toBe(b.split(wrong).join('<guess>'));
+      expect(new URL(seen[0]!.url).searchParams.get('q')).not.toContain(right.includes(API_KEY) ? API_KEY : TOKEN);
+    }
+  });
+
+  it('a guess at a cut edge is dropped as any partial word is, whether it is a piece of the token or not', async () => {
+    const cap = 400;
+    const { call } = setup({ API_MAX_RESPONSE_BYTES: String(cap) });
+    // The cap falls right after the guess: a rule that masked only real pieces of the token would tell them apart.
+    const guessAt = (guess: string) => `~${' '.repeat(cap - '/echo\nq=~'.length - guess.length)}${guess}`;
+    const right = visible(await call({ q: guessAt(TOKEN.slice(0, 6)) }));
+    const wrong = visible(await call({ q: guessAt('ghp_Zx') }));
+    expect(right).not.toContain(TOKEN.slice(0, 6));
+    expect(right.split(TOKEN.slice(0, 6)).join('<guess>')).toBe(wrong.split('ghp_Zx').join('<guess>'));
+  });
+
+  it('a guess in a key the validation message quotes tells nothing', async () => {
+    const { call } = setup();
+    const wrong = `${TOKEN.slice(0, -1)}X`;
+    const right = await call({ [TOKEN]: 1 });
+    const other = await call({ [wrong]: 1 });
+    expect(right.isError).toBe(true);
+    expect(visible(right).split(TOKEN).join('<guess>')).toBe(visible(other).split(wrong).join('<guess>'));
+  });
+
+  it('a guess split across two arguments that the request puts side by side tells nothing', async () => {
+    const { call, seen } = setup();
+    const wrong = `${TOKEN.slice(0, -1)}X`;
+    const right = visible(await call({ dir: TOKEN.slice(0, 10), name: TOKEN.slice(10) }, 'file'));
+    const other = visible(await call({ dir: wrong.slice(0, 10), name: wrong.slice(10) }, 'file'));
+    expect(right.split(TOKEN).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
+    expect(seen[0]!.url).not.toContain(TOKEN);
+  });
+
+  it('an access token the server obtained itself is covered in arguments like a configured credential', async () => {
+    const accessToken = 'cc-Wq3Lm8Xz2Pk7Rt5Yh1';
+    const scheme = {
+      name: 'cc',
+      kind: 'oauth2',
+      clientCredentials: { tokenUrl: 'https://auth.example.com/token', scopes: [] },
+      env: { clientId: 'CC_ID', clientSecret: 'CC_SECRET' },
+    };
+    const ccCatalog = {
+      ...catalog,
+      securitySchemes: [scheme],
+      tools: catalog.tools.map((t) => ({ ...t, security: [['cc']] })),
+    } as unknown as Catalog;
+    const upstream = echoUpstream();
+    const fakeFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      if (String(url).startsWith('https://auth.example.com/'))
+        return Response.json({ access_token: accessToken, token_type: 'bearer', expires_in: 3600 });
+      return upstream.fetch(url, init);
+    }) as typeof fetch;
+    const env = { CC_ID: 'client-1', CC_SECRET: 'client-secret-9d8c' };
+    const registry = new ToolRegistry(ccCatalog);
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    const call = (q: string) => callTool(deps, registry.get('echo')!, { q });
+    const wrong = `${accessToken.slice(0, -1)}X`;
+    const right = visible(await call(accessToken));
+    const other = visible(await call(wrong));
+    expect(right.split(accessToken).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
+    expect(new URL(upstream.seen[0]!.url).searchParams.get('q')).not.toBe(accessToken);
+  });
+
+  it("a cancelled call still rethrows the client's cancellation as it was (an error's message is restored only when it quotes a stand-in)", async () => {
+    const registry = new ToolRegistry(catalog);
+    const env = { API_TOKEN: TOKEN, API_KEY };
+    const controller = new AbortController();
+    const hanging = ((_url: string | URL | Request, init?: RequestInit) =>
+      new Promise((_resolve, reject) => {
+        const signal = init!.signal!;
+        if (signal.aborted) reject(signal.reason as Error);
+        signal.addEventListener('abort', () => reject(signal.reason as Error));
+      })) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: hanging };
+    const call = callTool(deps, registry.get('echo')!, { q: TOKEN }, controller.signal);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

@@ -1,0 +1,58 @@
+/** The generated search index over real APIs: every operation is found by its own summary, and reached by browsing in two calls. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generate } from '../../../src/pipeline.js';
+import { OperationSearch, type SearchIndexFile } from '../../../templates/runtime/search/search.js';
+import { searchOperations } from '../../../templates/runtime/search/meta-tools.js';
+import type { Catalog } from '../../../templates/runtime/contract/catalog.js';
+import { REPO_ROOT } from '../../helpers/generated-project.js';
+
+const SPECS = join(REPO_ROOT, '..', 'shared', 'specs');
+
+async function generated(file: string): Promise<{ catalog: Catalog; search: OperationSearch }> {
+  const result = await generate({ spec: join(SPECS, file), validate: false, write: false, toolMode: 'dynamic' });
+  const text = (path: string) => result.files.find((f) => f.path === path)!.contents;
+  return {
+    catalog: JSON.parse(text('catalog.json')) as Catalog,
+    search: OperationSearch.load(JSON.parse(text('search-index.json')) as SearchIndexFile),
+  };
+}
+
+describe.skipIf(!existsSync(SPECS)).each([
+  ['spotify', 'spotify/fixed-spotify-open-api.yml'],
+  ['gitea', 'gitea/gitea.io.json'],
+])('search recall: %s', (_name, file) => {
+  it('finds every operation among the first five results when searching for its summary', async () => {
+    const { catalog, search } = await generated(file);
+    const summaryOf = (i: number) => search.operation(i).summary;
+    const missed = catalog.tools.filter((_tool, i) => {
+      // Operations that share the exact same summary cannot be told apart by it; any of them is a hit.
+      const twins = catalog.tools.map((_, j) => (summaryOf(j) === summaryOf(i) ? j : -1)).filter((j) => j >= 0);
+      return !search.search(summaryOf(i), 5).some((h) => twins.includes(h.doc));
+    });
+    expect(missed.map((t) => t.name)).toEqual([]);
+  });
+});
+
+describe.skipIf(!existsSync(SPECS)).each([
+  ['github', 'github/api.github.com.json'],
+  ['kubernetes', 'kubernetes/swagger.json'],
+])('browsing: %s', (_name, file) => {
+  it('reaches every operation in two calls: the groups, then one group', async () => {
+    const { catalog, search } = await generated(file);
+    const first = searchOperations(search, { query: '', group: undefined, limit: 10 });
+    const groups = (first.structuredContent as { groups: Array<{ name: string; operations: number }> }).groups;
+    const reached = new Set<string>();
+    for (const group of groups) {
+      const second = searchOperations(search, { query: '', group: group.name, limit: 10 });
+      const results = (second.structuredContent as { results: Array<{ name: string }> }).results;
+      expect(results.length).toBe(group.operations);
+      expect(results.length).toBeLessThanOrEqual(40);
+      for (const r of results) reached.add(r.name);
+    }
+    expect(catalog.tools.filter((t) => !reached.has(t.name)).map((t) => t.name)).toEqual([]);
+    // The first answer stays readable: one line per group.
+    expect((first.content[0] as { text: string }).text.split('\n').length).toBe(groups.length + 1);
+  });
+});

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../helpers/generated-project.js';
+import { describe, expect, it } from 'vitest';
+import { catalogSecuritySchemes } from '../../../src/emit/catalog.js';
+import { envName, envVar, slugWords, toSemver } from '../../../src/emit/names.js';
+
+describe('emit names', () => {
+  it.each([
+    ['Swagger Petstore - OpenAPI 3.0', ['swagger', 'petstore', 'openapi', '3', '0']],
+    ['Ünïcode API!', ['unicode', 'api']],
+    ['', []],
+  ])('slugWords(%j) = %j', (input, expected) => expect(slugWords(input)).toEqual(expected));
+
+  it.each([
+    ['1.0.27-SNAPSHOT', '1.0.27-SNAPSHOT'],
+    ['v1', '1.0.0'],
+    ['1.2', '1.2.0'],
+    ['2022-11-28', '0.1.0'],
+  ])('toSemver(%j) = %j', (input, expected) => expect(toSemver(input)).toBe(expected));
+
+  it('derives environment variable names from scheme names without stutter', () => {
+    expect(envName('petstore_auth')).toBe('PETSTORE_AUTH');
+    expect(envName('bearerAuth')).toBe('BEARER_AUTH');
+    expect(envVar('API_KEY', 'API_KEY')).toBe('API_KEY');
+    expect(envVar('BEARER_AUTH', 'TOKEN')).toBe('BEARER_AUTH_TOKEN');
+  });
+
+  it('maps every scheme type to its credential variables', () => {
+    const schemes = catalogSecuritySchemes([
+      { kind: 'securityScheme', name: 'api_key', type: 'apiKey', in: 'query', paramName: 'key' },
+      { kind: 'securityScheme', name: 'basic', type: 'http', scheme: 'basic' },
+      { kind: 'securityScheme', name: 'oauth', type: 'oauth2' },
+    ]);
+    expect(schemes).toEqual([
+      { name: 'api_key', kind: 'apiKey', in: 'query', paramName: 'key', env: { value: 'API_KEY' } },
+      {
+        name: 'basic',
+        kind: 'http-basic',
+        scheme: 'basic',
+        env: { username: 'BASIC_USERNAME', password: 'BASIC_PASSWORD' },
+      },
+      { name: 'oauth', kind: 'oauth2', scheme: 'bearer', env: { value: 'OAUTH_TOKEN' } },
+    ]);
+  });
+});
+
+describe('generated dependencies', () => {
+  it('pin the search libraries at the versions the generator builds the index with', async () => {
+    const { GENERATED_DEPENDENCIES } = await import('../../../src/emit/versions.js');
+    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(GENERATED_DEPENDENCIES.minisearch).toBe(own.dependencies['minisearch']);
+    expect(GENERATED_DEPENDENCIES.stemmer).toBe(own.dependencies['wink-porter2-stemmer']);
+  });
+});

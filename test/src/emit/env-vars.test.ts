@@ -1,0 +1,146 @@
+/**
+ * The environment is declared once (templates/runtime/contract/environment.ts): the runtime reads nothing else, and the
+ * generated README table, .env.example and server.json list the same variables with the same words.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generate, type GenerateResult } from '../../../src/pipeline.js';
+import { readConfig } from '../../../templates/runtime/server/config.js';
+import { ENV, readEnv, type EnvVariable } from '../../../templates/runtime/contract/environment.js';
+import { REPO_ROOT } from '../../helpers/generated-project.js';
+
+const RUNTIME = join(REPO_ROOT, 'templates', 'runtime');
+
+async function generated(spec: string): Promise<(path: string) => string> {
+  const result: GenerateResult = await generate({
+    spec: join(REPO_ROOT, 'fixtures', 'specs', spec),
+    out: '/nonexistent/otm-env-vars',
+    validate: false,
+    write: false,
+  });
+  return (path) => result.files.find((f) => f.path === path)!.contents;
+}
+
+/** `| \`NAME\` | yes/no | meaning |` rows of the README's environment table. */
+function readmeRows(readme: string): Array<{ name: string; required: boolean; description: string }> {
+  const section = readme.slice(readme.indexOf('## Environment variables'), readme.indexOf('## Authentication'));
+  return [...section.matchAll(/^\| `([A-Z0-9_]+)` \| (yes|no) \| (.*) \|$/gm)].map((m) => ({
+    name: m[1]!,
+    required: m[2] === 'yes',
+    description: m[3]!,
+  }));
+}
+
+/** `# description` then `NAME=example` (commented out unless required) entries of .env.example. */
+function envExampleEntries(text: string): Array<{ name: string; required: boolean; description: string }> {
+  return [...text.matchAll(/^# (.*)\n(# )?([A-Z0-9_]+)=.*$/gm)].map((m) => ({
+    name: m[3]!,
+    required: m[2] === undefined,
+    description: m[1]!,
+  }));
+}
+
+describe.each(['petstore.yaml', 'features/auth.yaml', 'features/no-servers.yaml'])('%s', (spec) => {
+  it('lists the same variables, in the same order and words, in the README, .env.example and server.json', async () => {
+    const file = await generated(spec);
+    const rows = readmeRows(file('README.md'));
+    expect(envExampleEntries(file('.env.example'))).toEqual(rows);
+    const table = Object.keys(ENV);
+    // The runtime's table in its order, with the API's own credentials after API_BASE_URL.
+    expect(rows.map((r) => r.name).filter((name) => table.includes(name))).toEqual(table);
+    const registry = (
+      JSON.parse(file('server.json')) as {
+        packages: Array<{ environmentVariables: Array<{ name: string; description: string; isRequired: boolean }> }>;
+      }
+    ).packages[0]!.environmentVariables;
+    // The stdio package's registry entry: every variable but the HTTP transport's and the endpoint's own.
+    const declared: Record<string, EnvVariable<unknown>> = ENV;
+    const stdio = rows.filter((r) => !declared[r.name]?.http && !declared[r.name]?.endpoint);
+    expect(stdio.length).toBeLessThan(rows.length);
+    expect(registry.map(({ name, description, isRequired }) => ({ name, required: isRequired, description }))).toEqual(
+      stdio,
+    );
+  });
+});
+
+it('says each default the table declares, in the README', async () => {
+  const rows = readmeRows((await generated('petstore.yaml'))('README.md'));
+  const said = (name: string) => rows.find((r) => r.name === name)!.description;
+  expect(said('API_TIMEOUT_MS')).toContain(`(default ${ENV.API_TIMEOUT_MS.default})`);
+  expect(said('MCP_TOOLS_PAGE_SIZE')).toContain(`(default ${ENV.MCP_TOOLS_PAGE_SIZE.default})`);
+  expect(said('LOG_LEVEL')).toContain('(default info)');
+  expect(said('MCP_ALLOWED_HOSTS')).toContain('(default: localhost names only)');
+  expect(said('API_BASE_URL')).toBe('Upstream base URL (default https://petstore3.swagger.io/api/v3).');
+  expect(said('MCP_TOOL_MODE')).toContain('(default all)');
+});
+
+it('requires API_BASE_URL exactly when the spec names no usable server', async () => {
+  expect(
+    readmeRows((await generated('features/no-servers.yaml'))('README.md')).find((r) => r.name === 'API_BASE_URL'),
+  ).toEqual({
+    name: 'API_BASE_URL',
+    required: true,
+    description: 'Upstream base URL. Required: the spec names no usable server.',
+  });
+});
+
+describe('the runtime', () => {
+  it('reads its environment only through the table: no variable name is looked up anywhere else', () => {
+    const lookups = readdirSync(RUNTIME, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && f !== join('contract', 'environment.ts'))
+      .flatMap((f) =>
+        [
+          ...readFileSync(join(RUNTIME, f), 'utf8').matchAll(
+            /\benv\[\s*['"`]([A-Z0-9_]+)['"`]\s*\]|process\.env\.([A-Z0-9_]+)/g,
+          ),
+        ].map((m) => `${f}: ${m[0]}`),
+      );
+    expect(lookups).toEqual([]);
+  });
+
+  it('falls back to the declared default for an absent or unusable value', () => {
+    expect(readConfig({})).toMatchObject({
+      timeoutMs: ENV.API_TIMEOUT_MS.default,
+      maxResponseBytes: ENV.API_MAX_RESPONSE_BYTES.default,
+      maxRetries: ENV.API_MAX_RETRIES.default,
+      logLevel: ENV.LOG_LEVEL.default,
+      http: {
+        host: ENV.HOST.default,
+        port: ENV.PORT.default,
+        allowedHosts: [],
+        shutdownTimeoutMs: ENV.MCP_SHUTDOWN_TIMEOUT_MS.default,
+      },
+    });
+    const unusable = {
+      API_TIMEOUT_MS: '-5',
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      HOST: '   ',
+      MCP_TOOLS_PAGE_SIZE: '1.5',
+      MCP_TOOL_MODE: 'some',
+    };
+    expect(readConfig(unusable)).toMatchObject({
+      timeoutMs: 30_000,
+      logLevel: 'info',
+      http: { port: 3000, host: '127.0.0.1' },
+    });
+    expect(readEnv(unusable, 'MCP_TOOLS_PAGE_SIZE')).toBe(500);
+    expect(readEnv(unusable, 'MCP_TOOL_MODE')).toBeUndefined();
+  });
+
+  it('parses what the table says', () => {
+    const env = {
+      API_MAX_RETRIES: '0',
+      MCP_ALLOWED_HOSTS: ' a.example , b.example,',
+      MCP_OAUTH_SCOPES: 'read write,admin',
+      MCP_TOOL_MODE: 'hybrid',
+      MCP_OAUTH_CLIENT_SECRET: ' keep spaces ',
+    };
+    expect(readEnv(env, 'API_MAX_RETRIES')).toBe(0);
+    expect(readEnv(env, 'MCP_ALLOWED_HOSTS')).toEqual(['a.example', 'b.example']);
+    expect(readEnv(env, 'MCP_OAUTH_SCOPES')).toEqual(['read', 'write', 'admin']);
+    expect(readEnv(env, 'MCP_TOOL_MODE')).toBe('hybrid');
+    expect(readEnv(env, 'MCP_OAUTH_CLIENT_SECRET')).toBe(' keep spaces ');
+  });
+});
