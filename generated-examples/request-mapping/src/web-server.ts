@@ -5,7 +5,11 @@
  * Workers, Deno, Bun and Lambda entries (src/worker.ts, src/deno.ts, src/bun.ts, src/lambda.ts) serve it;
  * `hooks`, `tools`, `resources` and `prompts` default to your src/hooks.ts and src/extensions.ts.
  */
-import { createWebServer as createGeneratedWebServer, type WebServer, type WebServerOptions } from './runtime/transport/web.js';
+import {
+  createWebServer as createGeneratedWebServer,
+  type WebServer,
+  type WebServerOptions,
+} from './runtime/transport/web.js';
 import type { Hooks } from './runtime/extend/hooks.js';
 import * as extensions from './extensions.js';
 import * as hooks from './hooks.js';
