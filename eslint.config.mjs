@@ -5,6 +5,26 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// The boundary between generator and runtime (docs/runtime.md): the generator reads the runtime only through
+// templates/runtime/contract/, and the contract is plain TypeScript that runs anywhere (the generator in Node,
+// the server in Node, Workers, Deno, Bun): no SDK, no platform module, nothing else of the runtime.
+const PLATFORM_MODULES = ['node:*', '@modelcontextprotocol/*', 'bun', 'bun:*', 'cloudflare:*', 'quickjs-*', 'ioredis'];
+const runtimeOutsideContract = {
+  group: ['**/templates/runtime/**', '!**/templates/runtime/contract', '!**/templates/runtime/contract/**'],
+  message: 'The generator may import only the shared modules in templates/runtime/contract/ (docs/runtime.md).',
+};
+const contractRule = (leavesContract) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        { group: PLATFORM_MODULES, message: 'The contract stays free of the SDK and platform modules.' },
+        { group: leavesContract, message: 'The contract imports nothing of the runtime outside contract/.' },
+      ],
+    },
+  ],
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -29,4 +49,10 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [runtimeOutsideContract] }] },
+  },
+  { files: ['templates/runtime/contract/*.ts'], rules: contractRule(['../*']) },
+  { files: ['templates/runtime/contract/*/*.ts'], rules: contractRule(['../../*']) },
 );

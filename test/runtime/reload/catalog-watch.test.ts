@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The catalog watch (templates/runtime/reload/catalog-watch.ts) on a real folder with fs.watch: it reloads a complete
  * regeneration once, refuses a half-written one until it is complete, refuses new runtime code with a warning,
@@ -11,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogChanges } from '../../../templates/runtime/reload/catalog-changes.js';
 import { watchCatalog, watchesCatalog, type CatalogWatch } from '../../../templates/runtime/reload/catalog-watch.js';
-import { GENERATION_FILE, sha256Hex, type GenerationManifest } from '../../../templates/runtime/contract/generation.js';
+import { GENERATION_FILE, GENERATION_HASH, type GenerationManifest } from '../../../templates/runtime/contract/generation.js';
 import type { Logger } from '../../../templates/runtime/server/log.js';
 import type { ServerData } from '../../../templates/runtime/server/server-core.js';
 
@@ -23,7 +24,7 @@ type Files = Record<string, string>;
 
 function generation(files: Files, runtime = 'runtime-1'): Files {
   const data: GenerationManifest['data'] = {};
-  for (const [path, text] of Object.entries(files)) data[path as keyof GenerationManifest['data']] = sha256Hex(text);
+  for (const [path, text] of Object.entries(files)) data[path as keyof GenerationManifest['data']] = fileHash(text);
   return { ...files, [GENERATION_FILE]: JSON.stringify({ generator: 'openapi-to-mcp', runtime, data }) };
 }
 
@@ -94,6 +95,8 @@ afterEach(() => {
   watch = undefined;
   rmSync(root, { recursive: true, force: true });
 });
+
+const fileHash = (text: string) => createHash(GENERATION_HASH).update(text).digest('hex');
 
 describe('watchCatalog', () => {
   it('is off, with a log line, when the project has no generation.json', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * generation.json (src/emit/regeneration/generation.ts): the SHA-256 of each data file as written, and a runtime fingerprint
  * that changes with the code the server runs and its dependencies, not with the spec it was generated from.
@@ -11,7 +12,7 @@ import type { EmittedFile } from '../../../../src/emit/plan.js';
 import {
   GENERATION_FILE,
   parseGenerationManifest,
-  sha256Hex,
+  GENERATION_HASH,
 } from '../../../../templates/runtime/contract/generation.js';
 import { REPO_ROOT } from '../../../helpers/generated-project.js';
 
@@ -38,10 +39,12 @@ beforeAll(async () => {
   [v1, v2] = await Promise.all([files('v1.yaml'), files('v2.yaml')]);
 });
 
+const fileHash = (text: string) => createHash(GENERATION_HASH).update(text).digest('hex');
+
 describe('generation.json', () => {
   it('holds the hash of every data file written, and is listed in the lock', () => {
     const manifest = manifestOf(v1);
-    const hash = (path: string) => sha256Hex(v1.find((f) => f.path === path)!.contents);
+    const hash = (path: string) => fileHash(v1.find((f) => f.path === path)!.contents);
     expect(manifest.data).toEqual({
       'catalog.json': hash('catalog.json'),
       'search-index.json': hash('search-index.json'),
