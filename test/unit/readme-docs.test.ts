@@ -1,0 +1,64 @@
+/** README.md is the front door (at most 300 lines, the two commands word for word); its links and the docs' resolve. */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/generated-project.js';
+
+const README = join(REPO_ROOT, 'README.md');
+const DOCS = join(REPO_ROOT, 'docs');
+
+/** Pages the README links to that other work writes (the options table, the runtime map): only their anchors wait. */
+const PAGES_WRITTEN_ELSEWHERE = new Set(['docs/options.md', 'docs/runtime.md']);
+
+const pages = [
+  README,
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(DOCS, f)),
+];
+
+it('stays a front door of at most 300 lines', () => {
+  expect(readFileSync(README, 'utf8').split('\n').length).toBeLessThanOrEqual(300);
+});
+
+it('holds the two commands, word for word', () => {
+  const readme = readFileSync(README, 'utf8');
+  expect(readme).toContain(
+    '```sh\nnpm install && npx openapi-to-mcp fixtures/specs/petstore.yaml -o out/petstore-mcp && cd out/petstore-mcp && npm install && npm start\n```',
+  );
+  expect(readme).toContain('Run the tests:\n\n```sh\nnpm test\n```');
+});
+
+describe.each(pages.map((p) => [relative(REPO_ROOT, p), p]))('%s', (_name, page) => {
+  it('links only to files and headings that exist', () => {
+    const broken = links(readFileSync(page, 'utf8')).filter((link) => {
+      const [file, anchor] = link.split('#') as [string, string | undefined];
+      const target = file === '' ? page : join(dirname(page), file);
+      const fromRoot = relative(REPO_ROOT, target);
+      if (!existsSync(target)) return !PAGES_WRITTEN_ELSEWHERE.has(fromRoot);
+      if (anchor === undefined || !target.endsWith('.md')) return false;
+      return !headingSlugs(readFileSync(target, 'utf8')).has(anchor);
+    });
+    expect(broken).toEqual([]);
+  });
+});
+
+/** Relative link targets of a markdown page (outside code blocks and inline code). */
+function links(markdown: string): string[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z]+:/i.test(target));
+}
+
+/** The anchors GitHub gives a page's headings. */
+function headingSlugs(markdown: string): Set<string> {
+  const prose = markdown.replace(/```[\s\S]*?```/g, '');
+  return new Set(
+    [...prose.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+      m[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  );
+}
