@@ -1,7 +1,11 @@
-/** README.md is the front door (at most 300 lines, the two commands word for word); its links and the docs' resolve. */
+/**
+ * README.md is the front door (at most 300 lines, the two commands word for word); its links and the docs' resolve.
+ * So do the generated project's README and docs/ pages, in every tool mode.
+ */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generate } from '../../src/pipeline.js';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 
 const README = join(REPO_ROOT, 'README.md');
@@ -40,6 +44,36 @@ describe.each(pages.map((p) => [relative(REPO_ROOT, p), p]))('%s', (_name, page)
       return !headingSlugs(readFileSync(target, 'utf8')).has(anchor);
     });
     expect(broken).toEqual([]);
+  });
+});
+
+describe.each(['all', 'dynamic', 'hybrid', 'code'] as const)('the generated project in mode %s', (toolMode) => {
+  it('links its README to docs pages it has, with headings that exist, and nothing else', async () => {
+    const result = await generate({
+      spec: join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'),
+      out: '/nonexistent/petstore-mcp',
+      validate: false,
+      write: false,
+      toolMode,
+    });
+    const files = new Map(result.files.map((f) => [f.path, f.contents]));
+    const docs = [...files.keys()].filter((path) => path.startsWith('docs/'));
+    expect(docs.includes('docs/code-mode.md')).toBe(toolMode === 'code');
+    const broken: string[] = [];
+    const linked = new Set<string>();
+    for (const path of ['README.md', ...docs]) {
+      for (const link of links(files.get(path)!)) {
+        const [file, anchor] = link.split('#') as [string, string | undefined];
+        const target = file === '' ? path : join(dirname(path), file);
+        linked.add(target);
+        const contents = files.get(target);
+        if (contents === undefined) broken.push(`${path}: ${link}`);
+        else if (anchor !== undefined && !headingSlugs(contents).has(anchor)) broken.push(`${path}: ${link}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    // Every page is reachable from the README.
+    expect(docs.filter((page) => !linked.has(page))).toEqual([]);
   });
 });
 
