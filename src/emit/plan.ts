@@ -224,7 +224,7 @@ function firstParagraph(text: string): string {
   return para.length > 500 ? `${para.slice(0, 500)}…` : para;
 }
 
-/** At most this many asking tools are named in the README; the rest are counted. */
+/** At most this many asking tools are named in docs/confirmation.md; the rest are counted. */
 const CONFIRM_NAMES_SHOWN = 20;
 
 function confirmView(catalog: Catalog) {
