@@ -1,11 +1,13 @@
-/** Rewrites the generated sections of README.md (npm run readme:update): the diagnostics table. */
+/** Rewrites the generated sections of the docs (npm run readme:update): the diagnostics table of docs/diagnostics.md. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../src/util/package-root.js';
-import { withDiagnosticsTable } from './diagnostics-table.js';
+import { DIAGNOSTICS_PAGE, withDiagnosticsTable } from './diagnostics-table.js';
 
-const path = join(packageRoot(), 'README.md');
-const readme = readFileSync(path, 'utf8');
-const updated = withDiagnosticsTable(readme);
-if (updated !== readme) writeFileSync(path, updated);
-process.stderr.write(`README.md: diagnostics table ${updated === readme ? 'already up to date' : 'rewritten'}\n`);
+const path = join(packageRoot(), DIAGNOSTICS_PAGE);
+const page = readFileSync(path, 'utf8');
+const updated = withDiagnosticsTable(page);
+if (updated !== page) writeFileSync(path, updated);
+process.stderr.write(
+  `${DIAGNOSTICS_PAGE}: diagnostics table ${updated === page ? 'already up to date' : 'rewritten'}\n`,
+);

@@ -1,7 +1,7 @@
 /**
- * The generated README's registration snippets, taken as written, give tool names every host accepts: for the
- * server key each snippet registers, `mcp__<key>__<tool>` is at most 64 characters (Claude Code, Codex),
- * key + tool under 60 (Cursor) and `mcp_<key>_<tool>` at most 63 (Gemini CLI). Checked on the real GitHub and
+ * The registration snippets of the generated README and docs/publish.md, taken as written, give tool names every
+ * host accepts: for the server key each snippet registers, `mcp__<key>__<tool>` is at most 64 characters (Claude
+ * Code, Codex), key + tool under 60 (Cursor) and `mcp_<key>_<tool>` at most 63 (Gemini CLI). Checked on the real GitHub and
  * Spotify descriptions from ../shared/specs (skipped when absent), generated with the default names.
  */
 import { existsSync } from 'node:fs';
@@ -39,7 +39,9 @@ describe.each(SPECS)('registration snippets of the %s README', (_name, file) => 
     'register every tool under names all hosts accept',
     async () => {
       const result = await generate({ spec: join(SPECS_DIR, file), validate: false, write: false });
-      const readme = result.files.find((f) => f.path === 'README.md')!.contents;
+      const page = (path: string) => result.files.find((f) => f.path === path)!.contents;
+      // The README registers the local build; docs/publish.md the published package, with npx.
+      const readme = `${page('README.md')}\n${page('docs/publish.md')}`;
       const catalog = JSON.parse(result.files.find((f) => f.path === 'catalog.json')!.contents) as Catalog;
       const keys = registeredKeys(readme);
       // Six hosts, for the local build and for npx.

@@ -1,8 +1,8 @@
 /**
  * Every diagnostic code the generator can emit, with what it means and how to fix it. A code that is not
- * listed here does not type-check, so no diagnostic ships undocumented. `npm run readme:update` writes the README's
- * table from this (test/src/diagnostics/codes.test.ts fails when it is stale); each code has a fixture in
- * fixtures/invalid/ (test/src/diagnostics/fixtures.test.ts).
+ * listed here does not type-check, so no diagnostic ships undocumented. `npm run readme:update` writes the table
+ * of docs/diagnostics.md from this (test/src/diagnostics/codes.test.ts fails when it is stale); each code has a
+ * fixture in fixtures/invalid/ (test/src/diagnostics/fixtures.test.ts).
  */
 export const DIAGNOSTIC_CODES = {
   OTM_LOAD_FAILED: {
@@ -33,7 +33,7 @@ export const DIAGNOSTIC_CODES = {
   },
   OTM_TOOL_RENAMED: {
     title: 'A tool name differs from its operationId',
-    fix: 'Tool names must match ^[A-Za-z0-9_.-]{1,64}$, be unique and fit the budget of the server key (README: Names); set a valid, shorter operationId to choose the name.',
+    fix: 'Tool names must match ^[A-Za-z0-9_.-]{1,64}$, be unique and fit the budget of the server key (docs/names.md); set a valid, shorter operationId to choose the name.',
   },
   OTM_PARAM_RENAMED: {
     title: 'An argument name differs from the parameter name',
@@ -75,7 +75,7 @@ export const DIAGNOSTIC_CODES = {
   },
   OTM_CONFIG_INVALID: {
     title: 'The openapi-to-mcp config file cannot be used',
-    fix: 'Fix the file named in the message: see "Config, hooks and regeneration" in the README for its shape.',
+    fix: 'Fix the file named in the message: see docs/regeneration.md for its shape.',
   },
   OTM_CONFIG_NO_MATCH: {
     title: 'A config filter or override matches no operation',

@@ -156,6 +156,10 @@ export async function planProject(
     { path: '.gitignore', contents: readProjectFile('gitignore') },
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
+    ...docPages(toolMode.mode === 'code').map((page) => ({
+      path: `docs/${page}`,
+      contents: renderTemplate(`docs/${page}.hbs`, view),
+    })),
     { path: 'catalog.json', contents: catalogFileText(catalog, toolJson) },
     ...(toolMode.mode === 'code'
       ? [{ path: 'code-declarations.json', contents: declarationsFileText(catalog, tools) }]
@@ -171,6 +175,21 @@ export async function planProject(
   files.sort((a, b) => codePointCompare(a.path, b.path));
   const lateFiles = searchIndex.then((contents) => [{ path: SEARCH_INDEX_FILE, contents }]);
   return { files, catalog, toolJson, listedInModeAll: listed, toolMode, lateFiles, latePaths: [SEARCH_INDEX_FILE] };
+}
+
+/** The reference pages behind the README (templates/project/docs), code mode's only in a project made for it. */
+function docPages(codeMode: boolean): string[] {
+  return [
+    'environment.md',
+    'authentication.md',
+    'confirmation.md',
+    'resources-and-prompts.md',
+    ...(codeMode ? ['code-mode.md'] : []),
+    'customize.md',
+    'extend.md',
+    'deploy.md',
+    'publish.md',
+  ];
 }
 
 /** The runtime, copied byte for byte: it is type-checked and tested in the generator's own repo. */
@@ -206,7 +225,7 @@ function firstParagraph(text: string): string {
   return para.length > 500 ? `${para.slice(0, 500)}…` : para;
 }
 
-/** At most this many asking tools are named in the README; the rest are counted. */
+/** At most this many asking tools are named in docs/confirmation.md; the rest are counted. */
 const CONFIRM_NAMES_SHOWN = 20;
 
 function confirmView(catalog: Catalog) {

@@ -16,7 +16,7 @@ export const GENERATED_DEPENDENCIES = {
   /** `npm run bundle` (a development dependency): validates the MCP Bundle's manifest and packs it. */
   mcpb: '2.1.2',
   /**
-   * Not a dependency of the project: the README's Workers commands run it with `npx wrangler@<this>`, the version
+   * Not a dependency of the project: docs/deploy.md's Workers commands run it with `npx wrangler@<this>`, the version
    * the generator's own targets test runs the Worker on (its package.json devDependency).
    */
   wrangler: '4.85.0',

@@ -1,6 +1,6 @@
 /**
- * Request bodies. When several media types are offered, one is picked by a fixed order (documented in the
- * README): JSON, vendor JSON, form-urlencoded, multipart, text, binary, anything else as text.
+ * Request bodies. When several media types are offered, one is picked by a fixed order (documented in
+ * docs/arguments.md): JSON, vendor JSON, form-urlencoded, multipart, text, binary, anything else as text.
  */
 import { createBody } from '../ir/factory.js';
 import type { Base64Alphabet, BodyKind, BodyModel, JsonSchema, ParamStyle } from '../ir/types.js';

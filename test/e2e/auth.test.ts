@@ -107,9 +107,11 @@ describe('auth.yaml: what is generated', () => {
     });
   });
 
-  it('README and .env.example document every variable and the mapping', () => {
+  it('the docs and .env.example document every variable and the mapping', () => {
     const envExample = readFileSync(join(project.dir, '.env.example'), 'utf8');
-    const readme = readFileSync(join(project.dir, 'README.md'), 'utf8');
+    const environment = readFileSync(join(project.dir, 'docs', 'environment.md'), 'utf8');
+    const authentication = readFileSync(join(project.dir, 'docs', 'authentication.md'), 'utf8');
+    expect(readFileSync(join(project.dir, 'README.md'), 'utf8')).toContain('](docs/authentication.md)');
     const variables = [
       'BEARER_AUTH_TOKEN',
       'HEADER_KEY_API_KEY',
@@ -133,11 +135,11 @@ describe('auth.yaml: what is generated', () => {
     ];
     for (const name of variables) {
       expect(envExample, name).toMatch(new RegExp(`^#? ?${name}=`, 'm'));
-      expect(readme, name).toContain(`| \`${name}\` |`);
+      expect(environment, name).toContain(`| \`${name}\` |`);
     }
-    expect(readme).toContain('## Authentication');
-    expect(readme).toContain('| `headerKey` | `x-upstream-key` |');
-    expect(readme).toContain('/.well-known/oauth-protected-resource');
+    expect(authentication).toContain('## Credentials for the API');
+    expect(authentication).toContain('| `headerKey` | `x-upstream-key` |');
+    expect(authentication).toContain('/.well-known/oauth-protected-resource');
   });
 
   it('no generated file holds a credential from the generator environment', () => {

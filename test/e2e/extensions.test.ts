@@ -1,5 +1,5 @@
 /**
- * The owner's extension points, through the generated README's own examples: its `ts file=…` code blocks are
+ * The owner's extension points, through the generated docs/extend.md's own examples: its `ts file=…` code blocks are
  * written into a generated petstore project and compiled with it (a block that stops compiling fails here),
  * then run: src/extensions.ts (a tool, a resource, a prompt) behind the bin over stdio, src/custom-main.ts
  * (own fetch, logger and hooks), src/express-app.ts and src/hono-app.ts (the endpoint mounted in an app)
@@ -19,9 +19,9 @@ import { startAppServer, type HttpServerProcess } from '../helpers/spawn-http.js
 
 const SPEC = join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml');
 
-/** The README's code blocks that name a file: ```ts file=src/x.ts */
-function readmeExamples(readme: string): Map<string, string> {
-  return new Map([...readme.matchAll(/^```ts file=(\S+)\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!]));
+/** The page's code blocks that name a file: ```ts file=src/x.ts */
+function docExamples(page: string): Map<string, string> {
+  return new Map([...page.matchAll(/^```ts file=(\S+)\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
 let upstream: MockUpstream;
@@ -31,7 +31,7 @@ let examples: Map<string, string>;
 beforeAll(async () => {
   upstream = await startMockUpstream();
   project = await generateAndBuild(SPEC, {}, (dir) => {
-    examples = readmeExamples(readFileSync(join(dir, 'README.md'), 'utf8'));
+    examples = docExamples(readFileSync(join(dir, 'docs', 'extend.md'), 'utf8'));
     for (const [file, code] of examples) writeFileSync(join(dir, file), code);
   });
 });
@@ -55,7 +55,7 @@ const env = () => ({ API_BASE_URL: upstream.url, API_KEY: 'owner-key-1234' });
 type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 const text = (result: unknown) => (result as CallResult).content.map((c) => c.text ?? '').join('\n');
 
-it('the README has a compiled example of each extension point', () => {
+it('docs/extend.md has a compiled example of each extension point', () => {
   expect([...examples.keys()]).toEqual([
     'src/extensions.ts',
     'src/custom-main.ts',
@@ -66,7 +66,7 @@ it('the README has a compiled example of each extension point', () => {
     expect(readFileSync(join(project.dir, file.replace(/^src/, 'dist').replace(/\.ts$/, '.js')), 'utf8')).not.toBe('');
 });
 
-/** What every mounting of the README's src/extensions.ts must serve. */
+/** What every mounting of docs/extend.md's src/extensions.ts must serve. */
 async function expectOwnerExtensions(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'getPetById']));
@@ -212,7 +212,7 @@ function postStatus(port: number, headers: Record<string, string>): Promise<numb
 }
 
 describe('regeneration', () => {
-  it('keeps the owner files and the README examples written into the project, and still serves them', async () => {
+  it('keeps the owner files and the docs/extend.md examples written into the project, and still serves them', async () => {
     const owned = [...examples.keys(), 'src/hooks.ts'];
     const before = new Map(owned.map((file) => [file, readFileSync(join(project.dir, file), 'utf8')]));
     // A different tool mode rewrites the generated files (catalog, README, src/server.ts stays).

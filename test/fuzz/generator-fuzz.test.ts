@@ -6,7 +6,7 @@
  * never a hang (the worker is ended past CASE_TIMEOUT_MS). A sample of the written projects must type-check.
  *
  * `npm test` runs FUZZ_CASES (default 100) with a fixed seed and type-checks FUZZ_TYPECHECKS (default 1) of the
- * projects; `npm run fuzz` runs 1,000 and type-checks 10 (see README).
+ * projects; `npm run fuzz` runs 1,000 and type-checks 10 (see docs/development.md).
  * FUZZ_SEED replays another seed; the figures are printed at the end.
  */
 import { execFileSync } from 'node:child_process';

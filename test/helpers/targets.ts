@@ -30,11 +30,11 @@ export function targetBinary(target: Exclude<Target, 'node'>): string {
   return path;
 }
 
-/** The `.dev.vars` lines the generated README gives for running the Worker locally, its `…` placeholders left out. */
-function readmeDevVars(projectDir: string): string[] {
-  const readme = readFileSync(join(projectDir, 'README.md'), 'utf8');
-  const block = /Create `\.dev\.vars`[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (block === undefined) throw new Error('the generated README does not say what goes in .dev.vars');
+/** The `.dev.vars` lines the generated docs/deploy.md gives for running the Worker locally, its `…` placeholders left out. */
+function docsDevVars(projectDir: string): string[] {
+  const page = readFileSync(join(projectDir, 'docs', 'deploy.md'), 'utf8');
+  const block = /Create `\.dev\.vars`[\s\S]*?```sh\n([\s\S]*?)```/.exec(page)?.[1];
+  if (block === undefined) throw new Error('the generated docs/deploy.md does not say what goes in .dev.vars');
   return block
     .split('\n')
     .map((line) => line.trim())
@@ -43,8 +43,8 @@ function readmeDevVars(projectDir: string): string[] {
 
 /**
  * `env` and `secrets` reach the server as its environment: process variables on Node, Deno and Bun; on workerd,
- * the Worker's bindings from `.dev.vars`, written as the generated README's Workers section says (its lines, then
- * the values), and run with `wrangler dev` as it says: no `--var` the README does not mention.
+ * the Worker's bindings from `.dev.vars`, written as the generated docs/deploy.md's Workers section says (its lines,
+ * then the values), and run with `wrangler dev` as it says: no `--var` the page does not mention.
  */
 export async function startTarget(
   target: Target,
@@ -71,7 +71,7 @@ export async function startTarget(
       break;
     case 'workerd': {
       const values = Object.entries(all).map(([name, value]) => `${name}=${JSON.stringify(value)}`);
-      writeFileSync(join(projectDir, '.dev.vars'), [...readmeDevVars(projectDir), ...values, ''].join('\n'));
+      writeFileSync(join(projectDir, '.dev.vars'), [...docsDevVars(projectDir), ...values, ''].join('\n'));
       const inspector = await freePort();
       [command, args] = [
         process.execPath,

@@ -2,7 +2,7 @@
 /**
  * `createServer(options)`: this MCP server as a library. Every option defaults to your own files:
  * `hooks` to src/hooks.ts, `tools`, `resources` and `prompts` to src/extensions.ts (both created once and
- * never overwritten by a regeneration). The README shows how to mount the endpoint in an Express or Hono app.
+ * never overwritten by a regeneration). docs/extend.md shows how to mount the endpoint in an Express or Hono app.
  */
 import {
   createServer as createGeneratedServer,

@@ -12,7 +12,11 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogChanges } from '../../../templates/runtime/reload/catalog-changes.js';
 import { watchCatalog, watchesCatalog, type CatalogWatch } from '../../../templates/runtime/reload/catalog-watch.js';
-import { GENERATION_FILE, GENERATION_HASH, type GenerationManifest } from '../../../templates/runtime/contract/generation.js';
+import {
+  GENERATION_FILE,
+  GENERATION_HASH,
+  type GenerationManifest,
+} from '../../../templates/runtime/contract/generation.js';
 import type { Logger } from '../../../templates/runtime/server/log.js';
 import type { ServerData } from '../../../templates/runtime/server/server-core.js';
 

@@ -1,15 +1,15 @@
-/** The README's diagnostics table is codes.ts's, as `npm run readme:update` writes it (each code's fixture: diagnostic-fixtures.test.ts). */
+/** docs/diagnostics.md's table is codes.ts's, as `npm run readme:update` writes it (each code's fixture: diagnostic-fixtures.test.ts). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../../src/diagnostics/codes.js';
-import { diagnosticsTable, withDiagnosticsTable } from '../../../scripts/diagnostics-table.js';
+import { DIAGNOSTICS_PAGE, diagnosticsTable, withDiagnosticsTable } from '../../../scripts/diagnostics-table.js';
 import { REPO_ROOT } from '../../helpers/generated-project.js';
 
-const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+const page = readFileSync(join(REPO_ROOT, DIAGNOSTICS_PAGE), 'utf8');
 
 it('holds the table codes.ts gives (run npm run readme:update when this fails)', () => {
-  expect(readme).toBe(withDiagnosticsTable(readme));
+  expect(page).toBe(withDiagnosticsTable(page));
 });
 
 it('gives one row per code, with its meaning and fix', () => {
@@ -21,7 +21,7 @@ it('gives one row per code, with its meaning and fix', () => {
 });
 
 it('notices a stale table', () => {
-  const stale = readme.replace(DIAGNOSTIC_CODES.OTM_NO_SERVER.fix, 'Something else.');
-  expect(stale).not.toBe(readme);
-  expect(withDiagnosticsTable(stale)).toBe(readme);
+  const stale = page.replace(DIAGNOSTIC_CODES.OTM_NO_SERVER.fix, 'Something else.');
+  expect(stale).not.toBe(page);
+  expect(withDiagnosticsTable(stale)).toBe(page);
 });

@@ -135,15 +135,17 @@ describe('--caller-credentials', () => {
     components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } },
   };
 
-  it('headers: stored without a map; the README lists the default header of each scheme', async () => {
+  it('headers: stored without a map; docs/authentication.md lists the default header of each scheme', async () => {
     const result = await generateFrom('caller-headers', spec, 'headers');
     expect((JSON.parse(fileOf(result, 'catalog.json')) as CatalogJson).callerCredentials).toEqual({ mode: 'headers' });
-    expect(fileOf(result, 'README.md')).toContain('| `key` | `x-upstream-key` |');
+    expect(fileOf(result, 'docs/authentication.md')).toContain('| `key` | `x-upstream-key` |');
   });
 
-  it('off: nothing stored, and the README says it is off', async () => {
+  it('off: nothing stored, and docs/authentication.md says it is off', async () => {
     const result = await generateFrom('caller-off', spec, 'off');
     expect((JSON.parse(fileOf(result, 'catalog.json')) as CatalogJson).callerCredentials).toBeUndefined();
-    expect(fileOf(result, 'README.md')).toContain('It is off unless `MCP_CALLER_CREDENTIALS` turns it on.');
+    expect(fileOf(result, 'docs/authentication.md')).toContain(
+      'It is off unless `MCP_CALLER_CREDENTIALS` turns it on.',
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The environment is declared once (templates/runtime/contract/environment.ts): the runtime reads nothing else, and the
- * generated README table, .env.example and server.json list the same variables with the same words.
+ * generated project's environment table (docs/environment.md), .env.example and server.json list the same
+ * variables with the same words.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { ENV, readEnv, type EnvVariable } from '../../../templates/runtime/contr
 import { REPO_ROOT } from '../../helpers/generated-project.js';
 
 const RUNTIME = join(REPO_ROOT, 'templates', 'runtime');
+/** The generated project's page with the environment table. */
+const ENV_PAGE = 'docs/environment.md';
 
 async function generated(spec: string): Promise<(path: string) => string> {
   const result: GenerateResult = await generate({
@@ -22,10 +25,9 @@ async function generated(spec: string): Promise<(path: string) => string> {
   return (path) => result.files.find((f) => f.path === path)!.contents;
 }
 
-/** `| \`NAME\` | yes/no | meaning |` rows of the README's environment table. */
-function readmeRows(readme: string): Array<{ name: string; required: boolean; description: string }> {
-  const section = readme.slice(readme.indexOf('## Environment variables'), readme.indexOf('## Authentication'));
-  return [...section.matchAll(/^\| `([A-Z0-9_]+)` \| (yes|no) \| (.*) \|$/gm)].map((m) => ({
+/** `| \`NAME\` | yes/no | meaning |` rows of the environment table (docs/environment.md, linked from the README). */
+function tableRows(page: string): Array<{ name: string; required: boolean; description: string }> {
+  return [...page.matchAll(/^\| `([A-Z0-9_]+)` \| (yes|no) \| (.*) \|$/gm)].map((m) => ({
     name: m[1]!,
     required: m[2] === 'yes',
     description: m[3]!,
@@ -42,9 +44,9 @@ function envExampleEntries(text: string): Array<{ name: string; required: boolea
 }
 
 describe.each(['petstore.yaml', 'features/auth.yaml', 'features/no-servers.yaml'])('%s', (spec) => {
-  it('lists the same variables, in the same order and words, in the README, .env.example and server.json', async () => {
+  it('lists the same variables, in the same order and words, in docs/environment.md, .env.example and server.json', async () => {
     const file = await generated(spec);
-    const rows = readmeRows(file('README.md'));
+    const rows = tableRows(file(ENV_PAGE));
     expect(envExampleEntries(file('.env.example'))).toEqual(rows);
     const table = Object.keys(ENV);
     // The runtime's table in its order, with the API's own credentials after API_BASE_URL.
@@ -64,8 +66,8 @@ describe.each(['petstore.yaml', 'features/auth.yaml', 'features/no-servers.yaml'
   });
 });
 
-it('says each default the table declares, in the README', async () => {
-  const rows = readmeRows((await generated('petstore.yaml'))('README.md'));
+it('says each default the table declares, in docs/environment.md', async () => {
+  const rows = tableRows((await generated('petstore.yaml'))(ENV_PAGE));
   const said = (name: string) => rows.find((r) => r.name === name)!.description;
   expect(said('API_TIMEOUT_MS')).toContain(`(default ${ENV.API_TIMEOUT_MS.default})`);
   expect(said('MCP_TOOLS_PAGE_SIZE')).toContain(`(default ${ENV.MCP_TOOLS_PAGE_SIZE.default})`);
@@ -77,7 +79,7 @@ it('says each default the table declares, in the README', async () => {
 
 it('requires API_BASE_URL exactly when the spec names no usable server', async () => {
   expect(
-    readmeRows((await generated('features/no-servers.yaml'))('README.md')).find((r) => r.name === 'API_BASE_URL'),
+    tableRows((await generated('features/no-servers.yaml'))(ENV_PAGE)).find((r) => r.name === 'API_BASE_URL'),
   ).toEqual({
     name: 'API_BASE_URL',
     required: true,

@@ -155,7 +155,7 @@ describe('Kubernetes manifests', () => {
   });
 });
 
-describe('Cloudflare Workers, as the README tells it', () => {
+describe('Cloudflare Workers, as docs/deploy.md tells it', () => {
   const wrangler = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Json)[
     'devDependencies'
   ] as Record<string, string>;
@@ -171,15 +171,15 @@ describe('Cloudflare Workers, as the README tells it', () => {
   }, 60_000);
 
   it('runs it locally with npx, at the wrangler version the targets test runs, which the project does not depend on', () => {
-    const readme = files.get('README.md')!;
-    expect(readme).toContain(`is not a dependency of this project: \`npx wrangler@${wrangler['wrangler']}\``);
-    expect(readme).toContain(`3. \`npx wrangler@${wrangler['wrangler']} dev\` serves the MCP endpoint`);
+    const page = files.get('docs/deploy.md')!;
+    expect(page).toContain(`is not a dependency of this project: \`npx wrangler@${wrangler['wrangler']}\``);
+    expect(page).toContain(`3. \`npx wrangler@${wrangler['wrangler']} dev\` serves the MCP endpoint`);
     expect(files.get('package.json')).not.toContain('wrangler');
     expect(files.get('wrangler.toml')).toContain(`npx wrangler@${wrangler['wrangler']} dev`);
   });
 
   it('puts the local Host names and the credentials in .dev.vars, which the project ignores', () => {
-    const block = /Create `\.dev\.vars`[\s\S]*?```sh\n([\s\S]*?)```/.exec(files.get('README.md')!)?.[1] ?? '';
+    const block = /Create `\.dev\.vars`[\s\S]*?```sh\n([\s\S]*?)```/.exec(files.get('docs/deploy.md')!)?.[1] ?? '';
     expect(block.split('\n').map((line) => line.trim())).toEqual([
       'MCP_ALLOWED_HOSTS="127.0.0.1,localhost"',
       'PETSTORE_AUTH_TOKEN="…"',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * Reloads the catalog when the project is regenerated in place (Node only: the web targets have no file
  * system and never load this module). It watches the project folder (`fs.watch`, not recursive: the data
@@ -22,7 +23,7 @@ import {
   changedDataFiles,
   GENERATION_FILE,
   parseGenerationManifest,
-  sha256Hex,
+  GENERATION_HASH,
   type DataFile,
   type GenerationManifest,
 } from '../contract/generation.js';
@@ -30,6 +31,11 @@ import type { Logger } from '../server/log.js';
 import type { ServerData } from '../server/server-core.js';
 
 /** Events of one regeneration come in a burst; the check runs once it is over. */
+/** The manifest's hash of one file. */
+function fileHash(bytes: string | Uint8Array): string {
+  return createHash(GENERATION_HASH).update(bytes).digest('hex');
+}
+
 export const WATCH_DEBOUNCE_MS = 150;
 /** While the folder is missing (between the two renames of a regeneration), the check is tried again. */
 const MISSING_FOLDER_RETRY_MS = 500;
@@ -178,7 +184,7 @@ async function readVerified(
   const bytes = new Map<DataFile, Buffer>();
   for (const [file, hash] of Object.entries(manifest.data) as Array<[DataFile, string]>) {
     const content = await readFile(new URL(file, folder)).catch(() => undefined);
-    if (!content || sha256Hex(content) !== hash) return { incomplete: file };
+    if (!content || fileHash(content) !== hash) return { incomplete: file };
     bytes.set(file, content);
   }
   return { bytes };

@@ -1,12 +1,10 @@
 /**
  * generation.json: what one generation wrote, for a running server to tell a complete regeneration of its
- * project from a half-written one. It holds a SHA-256 of every data file the server reads (catalog.json,
+ * project from a half-written one. It holds a SHA-256 (GENERATION_HASH, hex) of every data file the server reads (catalog.json,
  * search-index.json, …) and a fingerprint of the code the server runs; the generator writes it (src/emit/
  * generation.ts) and the catalog watch reads it (catalog-watch.ts). A set of files is consistent exactly when
  * each one hashes to what the manifest says, whatever order a writer used.
  */
-import { createHash } from 'node:crypto';
-
 export const GENERATION_FILE = 'generation.json';
 
 /** The files a reload reads, relative to catalog.json; the manifest lists those the generation wrote. */
@@ -28,9 +26,8 @@ export interface GenerationManifest {
   data: Partial<Record<DataFile, string>>;
 }
 
-export function sha256Hex(bytes: string | Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+/** How each side hashes a file (node:crypto's `createHash(GENERATION_HASH)`, hex digest): the contract stays free of platform modules. */
+export const GENERATION_HASH = 'sha256';
 
 /** The manifest's text, or undefined when it is not one (a damaged or foreign file). */
 export function parseGenerationManifest(text: string): GenerationManifest | undefined {

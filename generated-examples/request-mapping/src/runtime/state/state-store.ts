@@ -63,7 +63,7 @@ export async function openSharedState(
 }
 
 const UNSUPPORTED_TARGET =
-  'MCP_STATE_URL is set, but this deployment target does not load the Redis client: Cloudflare Workers cannot open the TCP connections it needs. Unset MCP_STATE_URL to keep the state per isolate (README: "Several replicas"), or serve with Node (npm run start:http, Docker, Kubernetes), Deno, Bun or AWS Lambda.';
+  'MCP_STATE_URL is set, but this deployment target does not load the Redis client: Cloudflare Workers cannot open the TCP connections it needs. Unset MCP_STATE_URL to keep the state per isolate (docs/deploy.md: "Several replicas"), or serve with Node (npm run start:http, Docker, Kubernetes), Deno, Bun or AWS Lambda.';
 
 export function memoryState(store: StateStore): SharedState {
   return { store, shared: false, close: async () => {} };
