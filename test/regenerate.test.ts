@@ -43,7 +43,7 @@ const CONFIG = {
   },
 };
 
-const HOOKS = `import type { BeforeRequest, ToolHooksByName } from './runtime/hooks.js';
+const HOOKS = `import type { BeforeRequest, ToolHooksByName } from './runtime/extend/hooks.js';
 import type { ToolName } from './tools.js';
 
 export const beforeRequest: BeforeRequest = ({ request }) => ({ ...request, headers: { ...request.headers, 'x-from-hook': 'yes' } });

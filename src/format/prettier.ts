@@ -123,7 +123,7 @@ export async function warmUpPrettier(): Promise<void> {
 
 const WARM_UP_SAMPLE = `// A sample for the warm-up.
 import { describe, expect, it } from 'vitest';
-import type { Hooks } from './runtime/hooks.js';
+import type { Hooks } from './runtime/extend/hooks.js';
 export interface Entry { name: string; method: 'GET' | 'POST'; path: string; tags?: readonly string[] }
 export const TOOLS = { listItems: { method: 'GET', path: '/items' }, createItem: { method: 'POST', path: '/items' } } as const;
 export type ToolName = keyof typeof TOOLS;

@@ -29,7 +29,7 @@ beforeAll(async () => {
   project = await generateAndBuild(join(REPO_ROOT, 'fixtures', 'specs', 'petstore.yaml'));
   writeFileSync(
     join(project.dir, 'src', 'hooks.ts'),
-    `import type { BeforeRequest } from './runtime/hooks.js';
+    `import type { BeforeRequest } from './runtime/extend/hooks.js';
 export const beforeRequest: BeforeRequest = async ({ args }) => {
   if (args['petId'] === ${STUCK_PET}) await new Promise((resolve) => setTimeout(resolve, 10_000));
 };
