@@ -1,6 +1,7 @@
 /**
  * What code mode lists: `search` (operations as TypeScript declarations) and `execute` (a program calling
- * them as `api.*`). Kept apart from their handlers (code-mode.ts) so listing them loads nothing else.
+ * them as `api.*`). Kept apart from their handlers (code-mode.ts) because the generator imports them (the
+ * tool surface it reports, the names it reserves) and must not load the handlers and the call path they import.
  */
 import type { ListedTool } from './listing.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './meta-definitions.js';

@@ -1,6 +1,7 @@
 /**
  * What the `dynamic` and `hybrid` modes list: the names, schemas and instructions of the search, describe and
- * call meta-tools. Kept apart from their handlers (meta-tools.ts) so listing them loads nothing else.
+ * call meta-tools. Kept apart from their handlers (meta-tools.ts) because the generator imports them (the
+ * tool surface it reports, the names it reserves) and must not load the handlers and the call path they import.
  */
 import type { ListedTool } from './listing.js';
 

@@ -10,6 +10,9 @@ import { decodeData } from './data-text.js';
 /**
  * Starts reading a data file at once, on libuv's thread pool. The entry point calls it before it loads the
  * MCP SDK, so the read of a multi-megabyte catalog overlaps module loading instead of following it.
+ * The figure it holds: GitHub's default-mode cold start against a one-tool SDK server (line 1.3x), measured
+ * on the shared two-core machine in 15 interleaved turns, twice: 1.06x and 1.09x with the read ahead, 1.24x
+ * and 1.31x with the catalog read after the SDK loaded.
  */
 export function readDataAhead(url: URL): Promise<Buffer> {
   const pending = readFile(url);

@@ -5,7 +5,7 @@ import type { Catalog } from '../../../templates/runtime/contract/catalog.js';
 import { readConfig } from '../../../templates/runtime/server/config.js';
 import type { Hooks } from '../../../templates/runtime/extend/hooks.js';
 import type { Logger } from '../../../templates/runtime/server/log.js';
-import { ToolRegistry } from '../../../templates/runtime/server/tool-registry.js';
+import { registryOf } from '../../helpers/registry.js';
 
 const catalog = {
   format: 1,
@@ -44,7 +44,7 @@ function setup(hooks: Hooks) {
     seen.push({ url: String(url), headers: Object.fromEntries(new Headers(init?.headers).entries()) });
     return new Response('{"id":"1"}', { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
-  const registry = new ToolRegistry(catalog);
+  const registry = registryOf(catalog);
   const deps: CallDeps = { registry, config: readConfig({}), env: {}, log: silent, fetch: fakeFetch, hooks };
   return { seen, call: (args: Record<string, unknown>) => callTool(deps, registry.get('getThing')!, args) };
 }

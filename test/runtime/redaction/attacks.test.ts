@@ -11,7 +11,7 @@ import { readConfig } from '../../../templates/runtime/server/config.js';
 import type { Logger } from '../../../templates/runtime/server/log.js';
 import { createResponseLinker, LINK_PAGE_BYTES } from '../../../templates/runtime/primitives/response-links.js';
 import type { ToolResult } from '../../../templates/runtime/upstream/response.js';
-import { ToolRegistry } from '../../../templates/runtime/server/tool-registry.js';
+import { registryOf } from '../../helpers/registry.js';
 
 const TOKEN = 'ghp_Zq8LmW3xT7rYc2Vb9Nk4';
 const API_KEY = 'key-Hs6Pd1Qa5Uf0Jg';
@@ -96,7 +96,7 @@ function echoUpstream(contentType = 'text/plain') {
 
 function setup(env: Record<string, string> = {}, withLinks = false, contentType = 'text/plain') {
   const upstream = echoUpstream(contentType);
-  const registry = new ToolRegistry(catalog);
+  const registry = registryOf(catalog);
   const fullEnv = { API_TOKEN: TOKEN, API_KEY, ...env };
   const deps: CallDeps = {
     registry,
@@ -277,7 +277,7 @@ describe('redaction that no cut defeats', () => {
       return upstream.fetch(url, init);
     }) as typeof fetch;
     const env = { CC_ID: 'client-1', CC_SECRET: 'client-secret-9d8c' };
-    const registry = new ToolRegistry(ccCatalog);
+    const registry = registryOf(ccCatalog);
     const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
     const call = (q: string) => callTool(deps, registry.get('echo')!, { q });
     const wrong = `${accessToken.slice(0, -1)}X`;
@@ -288,7 +288,7 @@ describe('redaction that no cut defeats', () => {
   });
 
   it("a cancelled call still rethrows the client's cancellation as it was (an error's message is restored only when it quotes a stand-in)", async () => {
-    const registry = new ToolRegistry(catalog);
+    const registry = registryOf(catalog);
     const env = { API_TOKEN: TOKEN, API_KEY };
     const controller = new AbortController();
     const hanging = ((_url: string | URL | Request, init?: RequestInit) =>

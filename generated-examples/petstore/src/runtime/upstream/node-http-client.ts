@@ -3,6 +3,10 @@
  * job, but in Node 20 each fetch costs about 0.2 ms of CPU more than the request itself (WHATWG Request,
  * Headers, Response and web streams around every call), which on a busy server is more than all the rest of
  * a tool call. The web targets (Workers, Deno, Bun, Lambda) send through fetch (http-client.ts).
+ *
+ * The figure it holds: per-call overhead over stdio (line 1 ms; GitHub server, default mode, a parameterless
+ * GET, bench/large-apis.mjs). Measured in one run of interleaved blocks (2,000 calls each): 0.68 ms through
+ * this client, 1.08 ms with every request sent through fetch, which also took 0.52 ms more CPU per call.
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';

@@ -5,9 +5,9 @@
  */
 import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import type { Catalog, CatalogHeader, CatalogTool, JsonSchema } from '../contract/catalog.js';
+import type { CatalogHeader, CatalogTool, JsonSchema } from '../contract/catalog.js';
 import { assembleInputSchema, listedTool, type ListedTool } from '../contract/listing.js';
-import { toolTableOf, type ToolTable } from './tool-table.js';
+import type { ToolTable } from './tool-table.js';
 import { explainInvalid } from './validation-message.js';
 
 type Validate = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
@@ -20,20 +20,14 @@ export class ToolRegistry {
   private validatorProvider: jsonSchemaValidator | undefined;
 
   /**
-   * From a catalog in memory, or from catalog.json's header and its lazily parsed tools. Arguments are
+   * From catalog.json's header and its lazily parsed tools (tool-table.ts: parseCatalog). Arguments are
    * validated with Ajv unless a `validatorProvider` is given (Workers: the SDK's CfWorkerJsonSchemaValidator,
    * since Ajv compiles to code and workerd forbids code from strings).
    */
-  constructor(catalog: Catalog | { header: CatalogHeader; tools: ToolTable }, validatorProvider?: jsonSchemaValidator) {
+  constructor(catalog: { header: CatalogHeader; tools: ToolTable }, validatorProvider?: jsonSchemaValidator) {
     this.validatorProvider = validatorProvider;
-    if ('header' in catalog) {
-      this.catalog = catalog.header;
-      this.tools = catalog.tools;
-    } else {
-      const { tools, ...header } = catalog;
-      this.catalog = header;
-      this.tools = toolTableOf(tools);
-    }
+    this.catalog = catalog.header;
+    this.tools = catalog.tools;
   }
 
   get size(): number {
