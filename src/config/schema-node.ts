@@ -4,6 +4,8 @@
  */
 export interface SchemaNode {
   type?: 'object' | 'array' | 'string' | 'boolean' | 'integer';
+  /** What one such value is called in docs/options.md ("selector", "override"). */
+  title?: string;
   /** docs/options.md's text for the key. */
   description?: string;
   /** The default as docs/options.md shows it (validation applies none). */

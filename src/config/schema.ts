@@ -21,6 +21,7 @@ const anyCase = (words: readonly string[]) =>
   `^(${words.map((w) => [...w].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})$`;
 
 const SELECTOR: SchemaNode = {
+  title: 'selector',
   type: 'object',
   minProperties: 1,
   additionalProperties: false,
@@ -61,6 +62,7 @@ const RESOURCES: SchemaNode = {
       'x-message': `templates must be an object ${OPERATION_KEYED}`,
       description: `resource templates read through GET operations, ${OPERATION_KEYED}: an RFC 6570 URI template whose variables are the tool's arguments (\`github://repos/{owner}/{repo}\`), or \`{ uri, name?, description? }\``,
       additionalProperties: {
+        title: 'template',
         'x-message':
           'a template is a URI template with a scheme and {variables} (e.g. "github://repos/{owner}/{repo}"), or { uri, name?, description? }',
         anyOf: [
@@ -78,6 +80,7 @@ const RESOURCES: SchemaNode = {
 };
 
 const PROMPT: SchemaNode = {
+  title: 'prompt',
   type: 'object',
   required: ['name', 'text'],
   additionalProperties: false,

@@ -18,6 +18,7 @@ const ANNOTATIONS: SchemaNode = {
 };
 
 export const TOOL_OVERRIDE: SchemaNode = {
+  title: 'override',
   type: 'object',
   additionalProperties: false,
   'x-message': 'an override is an object with any of %fields',
