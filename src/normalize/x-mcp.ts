@@ -3,14 +3,14 @@
  * - `x-mcp: false` on the root, a path item or an operation leaves the operations below it out; the nearest
  *   value wins, so `x-mcp: true` (or an object) on an operation brings it back under a `false` root.
  * - `x-mcp: { name, title, description, annotations }` on an operation overrides what the model sees.
- * The config stage (src/config) applies the result after tools are mapped.
+ * The config stage (src/config) applies the result after tools are mapped. Its fields are a config override's
+ * (src/config/tool-override-schema.ts); unlike the config's, a bad one here is a warning and is ignored.
  */
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { XMcpModel } from '../ir/types.js';
+import { TOOL_HINTS as HINTS, TOOL_OVERRIDE_FIELDS } from '../config/tool-override-schema.js';
 import { joinPointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/stable.js';
-
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 export interface XMcpSources {
   operation: unknown;
@@ -74,11 +74,7 @@ function overrides(value: Record<string, unknown>, pointer: string, diags: Diagn
       }
       if (Object.keys(annotations).length > 0) result.annotations = annotations;
     } else {
-      diags.warn(
-        'OTM_X_MCP_INVALID',
-        at,
-        `unknown x-mcp field ${key}; ignored (name, title, description, annotations)`,
-      );
+      diags.warn('OTM_X_MCP_INVALID', at, `unknown x-mcp field ${key}; ignored (${TOOL_OVERRIDE_FIELDS.join(', ')})`);
     }
   }
   return result;

@@ -158,13 +158,15 @@ export interface CallerCredentialsConfig {
  * - hybrid: the `core` operations as direct tools, plus the meta-tools for the rest.
  * - code: `search` (TypeScript declarations of operations) and `execute` (a program calling them as `api.*`).
  */
-export type ToolMode = 'all' | 'dynamic' | 'hybrid' | 'code';
+export const TOOL_MODES = ['all', 'dynamic', 'hybrid', 'code'] as const;
+export type ToolMode = (typeof TOOL_MODES)[number];
 
 /**
  * Code mode's write policy: which operations a program may call, by their annotations. `read`: read-only
  * ones; `write`: also writes that are not destructive; `destructive`: every operation.
  */
-export type CodeAllow = 'read' | 'write' | 'destructive';
+export const CODE_ALLOW = ['read', 'write', 'destructive'] as const;
+export type CodeAllow = (typeof CODE_ALLOW)[number];
 
 /** Code mode's policy and limits chosen at generation (the config's `codeMode`); MCP_CODE_* override them. */
 export interface CodeModeConfig {

@@ -8,13 +8,14 @@ import type { ListedTool } from './listing.js';
 
 export const DEFAULT_CONFIRM_POLICY: ConfirmPolicy = 'destructive';
 
-const POLICY_WORDS: readonly string[] = ['destructive', 'writes', 'never'];
+/** The policies named by a word; any other policy is a list of tools. */
+export const CONFIRM_POLICY_WORDS = ['destructive', 'writes', 'never'] as const;
 
 /** MCP_CONFIRM's text: one of the policy words, or comma-separated tool names; undefined when empty. */
 export function parseConfirmPolicy(raw: string | undefined): ConfirmPolicy | undefined {
   const text = raw?.trim();
   if (!text) return undefined;
-  if (POLICY_WORDS.includes(text)) return text as ConfirmPolicy;
+  if ((CONFIRM_POLICY_WORDS as readonly string[]).includes(text)) return text as ConfirmPolicy;
   const names = text
     .split(',')
     .map((name) => name.trim())

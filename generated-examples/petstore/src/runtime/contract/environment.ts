@@ -4,7 +4,14 @@
  * The runtime reads through `readEnv`; the generator writes the README's table, `.env.example` and
  * `server.json`'s environment list from this table (src/emit/env-vars.ts). Free of SDK imports for that reason.
  */
-import type { CatalogHeader, CodeAllow, ConfirmPolicy, ToolMode } from './catalog.js';
+import {
+  CODE_ALLOW,
+  TOOL_MODES,
+  type CatalogHeader,
+  type CodeAllow,
+  type ConfirmPolicy,
+  type ToolMode,
+} from './catalog.js';
 import { CODE_MODE_DEFAULTS } from './code-limits.js';
 import { catalogConfirmPolicy, describeConfirmPolicy, parseConfirmPolicy } from './confirm-policy.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
@@ -63,8 +70,6 @@ function integerAtLeast(raw: string | undefined, min: number): number | undefine
   return Number.isInteger(n) && n >= min ? n : undefined;
 }
 
-const TOOL_MODES: readonly ToolMode[] = ['all', 'dynamic', 'hybrid', 'code'];
-const CODE_ALLOW: readonly CodeAllow[] = ['read', 'write', 'destructive'];
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** In the order the docs list them (each scheme's credentials come after API_BASE_URL). */
