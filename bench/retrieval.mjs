@@ -88,9 +88,13 @@ async function makeSearcher(files, dir) {
   const runtime = await loadGeneratedRuntime(files, dir);
   const [{ parseCatalog }, { ToolRegistry }, { handleMetaTool }, { SEARCH_TOOL }, { OperationSearch }] =
     await Promise.all(
-      ['tool-table.js', 'tools.js', 'meta-tools.js', 'meta-definitions.js', 'search.js'].map(
-        (file) => import(pathToFileURL(join(runtime, file)).href),
-      ),
+      [
+        'server/tool-table.js',
+        'server/tool-registry.js',
+        'search/meta-tools.js',
+        'contract/meta-definitions.js',
+        'search/search.js',
+      ].map((file) => import(pathToFileURL(join(runtime, file)).href)),
     );
   const registry = new ToolRegistry(parseCatalog(Buffer.from(files.get('catalog.json'))));
   const indexText = files.get('search-index.json');
