@@ -1,8 +1,11 @@
 /**
- * The retrieval benchmark's query sets (bench/retrieval/<api>.json, run by bench/retrieval.mjs) stay usable:
- * well-formed entries, at least 40 per API, no request asked twice, and every expected operation one the API's
- * description really has (checked against the spec in ../shared/specs, when it is there). The harness itself
- * runs one API end to end, so a change of the runtime's search wiring that it does not follow shows here.
+ * The retrieval benchmark's query sets (run by bench/retrieval.mjs) stay usable: the tuning set
+ * (bench/retrieval/<api>.json, at least 40 per API) and the held-out set (bench/retrieval/held-out/<api>.json, at
+ * least 25 per API, over APIs the tuning set does not have): well-formed entries, no request asked twice, and
+ * every expected operation one the API's description really has (checked against the spec in ../shared/specs,
+ * when it is there). The harness itself runs one tuning API end to end, so a change of the runtime's search wiring
+ * that it does not follow shows here; the held-out set is only checked here, never searched (it is measured by
+ * `node bench/retrieval.mjs --set held-out`, see bench/retrieval/held-out/README.md).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -12,10 +15,21 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/generated-project.js';
 
-const SETS_DIR = join(REPO_ROOT, 'bench', 'retrieval');
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
-const APIS = ['github', 'stripe', 'kubernetes', 'digitalocean', 'box'];
-const MIN_ENTRIES = 40;
+/** The sets as bench/retrieval.mjs knows them (its SETS). */
+const SETS = {
+  tuning: {
+    dir: join(REPO_ROOT, 'bench', 'retrieval'),
+    apis: ['github', 'stripe', 'kubernetes', 'digitalocean', 'box'],
+    minEntries: 40,
+  },
+  'held-out': {
+    dir: join(REPO_ROOT, 'bench', 'retrieval', 'held-out'),
+    apis: ['gitea', 'slack-web', 'discord', 'spotify', 'intellifi', 'just-eat'],
+    minEntries: 25,
+  },
+} as const;
+const SETS_DIR = SETS.tuning.dir;
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const ENTRY_KEYS = new Set(['query', 'expected', 'expectedOps', 'note']);
 
@@ -26,8 +40,8 @@ interface QueryEntry {
   note?: string;
 }
 
-function readSet(api: string): QueryEntry[] {
-  return JSON.parse(readFileSync(join(SETS_DIR, `${api}.json`), 'utf8')) as QueryEntry[];
+function readSet(api: string, dir: string = SETS_DIR): QueryEntry[] {
+  return JSON.parse(readFileSync(join(dir, `${api}.json`), 'utf8')) as QueryEntry[];
 }
 
 function mainFiles(): Map<string, string> {
@@ -52,49 +66,63 @@ async function specOperations(file: string): Promise<Set<string>> {
 }
 
 describe('retrieval benchmark query sets', () => {
-  it('has exactly one set per benchmarked API', () => {
-    expect(
-      readdirSync(SETS_DIR)
-        .filter((f) => f.endsWith('.json'))
-        .sort(),
-    ).toEqual(APIS.map((api) => `${api}.json`).sort());
+  it('the held-out set asks only of APIs the tuning set does not have', () => {
+    expect(SETS['held-out'].apis.filter((api) => (SETS.tuning.apis as readonly string[]).includes(api))).toEqual([]);
   });
 
-  describe.each(APIS)('%s', (api) => {
-    const entries = readSet(api);
-
-    it(`holds at least ${MIN_ENTRIES} well-formed entries`, () => {
-      expect(entries.length).toBeGreaterThanOrEqual(MIN_ENTRIES);
-      for (const entry of entries) {
-        const where = `${api}: ${JSON.stringify(entry.query)}`;
-        expect(
-          Object.keys(entry).filter((key) => !ENTRY_KEYS.has(key)),
-          where,
-        ).toEqual([]);
-        expect(typeof entry.query === 'string' && entry.query.trim().length > 0, where).toBe(true);
-        expect(entry.expectedOps.length, where).toBeGreaterThan(0);
-        expect(new Set(entry.expectedOps).size, `${where} lists an operation twice`).toBe(entry.expectedOps.length);
-        for (const op of entry.expectedOps)
-          expect(op, where).toMatch(/^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*$/);
-        // `expected` names the same operations, in the same order, by their tool names when the set was written.
-        expect(entry.expected.length, where).toBe(entry.expectedOps.length);
-        for (const name of entry.expected) expect(typeof name === 'string' && name.length > 0, where).toBe(true);
-        if (entry.note !== undefined) expect(typeof entry.note, where).toBe('string');
-      }
+  describe.each(Object.entries(SETS))('%s set', (setName, { dir, apis, minEntries }) => {
+    it('has exactly one file per benchmarked API', () => {
+      expect(
+        readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .sort(),
+      ).toEqual(apis.map((api) => `${api}.json`).sort());
     });
 
-    it('asks no request twice', () => {
-      const normalized = entries.map((entry) => entry.query.trim().toLowerCase().replace(/\s+/g, ' '));
-      expect(normalized.filter((query, i) => normalized.indexOf(query) !== i)).toEqual([]);
-    });
+    describe.each(apis)('%s', (api) => {
+      const entries = readSet(api, dir);
 
-    it.skipIf(!existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))('expects only operations the spec has', async () => {
-      const operations = await specOperations(join(SPECS_DIR, mainFiles().get(api)!));
-      const unknown = entries.flatMap((entry) =>
-        entry.expectedOps.filter((op) => !operations.has(op)).map((op) => `${entry.query} → ${op}`),
-      );
-      expect(unknown).toEqual([]);
+      it(`holds at least ${minEntries} well-formed entries`, () => {
+        expect(entries.length).toBeGreaterThanOrEqual(minEntries);
+        for (const entry of entries) {
+          const where = `${api}: ${JSON.stringify(entry.query)}`;
+          expect(
+            Object.keys(entry).filter((key) => !ENTRY_KEYS.has(key)),
+            where,
+          ).toEqual([]);
+          expect(typeof entry.query === 'string' && entry.query.trim().length > 0, where).toBe(true);
+          expect(entry.expectedOps.length, where).toBeGreaterThan(0);
+          expect(new Set(entry.expectedOps).size, `${where} lists an operation twice`).toBe(entry.expectedOps.length);
+          for (const op of entry.expectedOps)
+            expect(op, where).toMatch(/^(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) \/\S*$/);
+          // `expected` names the same operations, in the same order, by their tool names when the set was written.
+          expect(entry.expected.length, where).toBe(entry.expectedOps.length);
+          for (const name of entry.expected) expect(typeof name === 'string' && name.length > 0, where).toBe(true);
+          if (entry.note !== undefined) expect(typeof entry.note, where).toBe('string');
+        }
+      });
+
+      it('asks no request twice', () => {
+        const normalized = entries.map((entry) => entry.query.trim().toLowerCase().replace(/\s+/g, ' '));
+        expect(normalized.filter((query, i) => normalized.indexOf(query) !== i)).toEqual([]);
+      });
+
+      it.skipIf(!existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))('expects only operations the spec has', async () => {
+        const operations = await specOperations(join(SPECS_DIR, mainFiles().get(api)!));
+        const unknown = entries.flatMap((entry) =>
+          entry.expectedOps.filter((op) => !operations.has(op)).map((op) => `${entry.query} → ${op}`),
+        );
+        expect(unknown).toEqual([]);
+      });
     });
+  });
+
+  it("the harness refuses to list the held-out set's misses", () => {
+    expect(() =>
+      execFileSync(process.execPath, [join(REPO_ROOT, 'bench', 'retrieval.mjs'), '--set', 'held-out', '--misses'], {
+        stdio: 'pipe',
+      }),
+    ).toThrow(/--misses is refused for the held-out set/);
   });
 
   it.skipIf(!existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))(
