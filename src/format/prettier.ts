@@ -10,7 +10,6 @@
  */
 import type { EmittedFile } from '../emit/plan.js';
 import { MOCK_ROUTES_FILE, TOOL_CALLS_FILE } from '../emit/test-data-files.js';
-import type { Plugin } from 'prettier';
 import { PRETTIER_CONFIG } from './config.js';
 import { cutLists } from './literal-lists.js';
 
@@ -73,24 +72,6 @@ export async function formatSource(text: string, parser: string): Promise<string
 }
 
 export async function prettierFormat(text: string, parser: string): Promise<string> {
-  const { format, plugins } = await (standalone ??= loadStandalone());
-  return format(text, { ...PRETTIER_CONFIG, parser, plugins });
-}
-
-let standalone: Promise<{ format: typeof import('prettier/standalone').format; plugins: Plugin[] }> | undefined;
-
-/**
- * prettier's standalone build with the plugins of the parsers used here (typescript; babel, which has json):
- * the same formatter as the `prettier` entry, without its file-system config and plugin resolution, which we
- * never use (the config is passed explicitly) and which loads 680 kB more code on every generation (about
- * 100 ms of the helper's start-up).
- */
-async function loadStandalone(): Promise<{ format: typeof import('prettier/standalone').format; plugins: Plugin[] }> {
-  const [{ format }, ...plugins] = await Promise.all([
-    import('prettier/standalone'),
-    import('prettier/plugins/estree'),
-    import('prettier/plugins/typescript'),
-    import('prettier/plugins/babel'),
-  ]);
-  return { format, plugins: plugins as Plugin[] };
+  const { format } = await import('prettier');
+  return format(text, { ...PRETTIER_CONFIG, parser });
 }
