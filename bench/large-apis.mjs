@@ -1,7 +1,7 @@
 // Large APIs, measured against the floors that cannot be beaten, side by side in one run (issue 7):
 //   1. generating GitHub vs swagger-parser's own parse + dereference of the same file (and petstore, for reference);
 //   2. cold start (spawn → first tools/list answered over stdio) and RSS of the generated GitHub server, in its
-//      default tool mode (hybrid: what a user gets) and in mode all, vs a one-tool SDK v2 server (issue 16's targets);
+//      default tool mode (hybrid: what a user gets) and in mode all, vs a one-tool SDK v2 server (issue 29's line 1.3× for the default mode, issue 16's 1.6× for mode all);
 //   3. per-call overhead over stdio: median MCP round trip minus the median of the same upstream request sent
 //      directly, after a warm-up, in turns with a one-tool SDK server sending the same GET (for reference);
 //   4. tools/list tokens per spec (mode all), and GitHub in hybrid and dynamic modes.
@@ -46,9 +46,9 @@ try {
 
 async function main() {
   const rows = [];
-  rows.push(...generationVsFloor(GITHUB, 'GitHub', { target: 2, withNoValidate: true }));
+  rows.push(...generationVsFloor(GITHUB, 'GitHub', { target: 3, withNoValidate: true }));
   // A small API, for reference: there the fixed costs (loading the generator, prettier, the tokenizer) are most
-  // of a generation. The ≤ 2× target is GitHub's.
+  // of a generation. The ≤ 3× target (issue 29) is GitHub's.
   rows.push(...generationVsFloor(PETSTORE, 'petstore (19 operations)', {}));
   const upstream = await startUpstream();
   try {
@@ -66,7 +66,7 @@ async function main() {
         `cold start to first tools/list, GitHub server (default mode) vs one-tool SDK server (ms, ${COLD_RUNS} turns)`,
         hybrid.samples,
         floor.samples,
-        1.15,
+        1.3,
       ),
     );
     rows.push(

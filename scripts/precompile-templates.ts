@@ -1,7 +1,7 @@
 /**
  * Run by `npm run build` after tsc: precompiles the project templates (templates/project/**\/*.hbs) into
- * dist/src/emit/templates.precompiled.cjs, which src/emit/templates.ts renders with Handlebars' runtime rather
- * than compiling every template on every generation.
+ * dist/src/emit/templates.precompiled.cjs, which src/emit/templates.ts renders with Handlebars' runtime (see there
+ * for the figure it holds).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -17,7 +17,7 @@ const templates = readdirSync(dir, { recursive: true, encoding: 'utf8' })
   .sort(codePointCompare);
 const entries = templates.map((path) => {
   const source = readFileSync(join(dir, path), 'utf8');
-  // The source goes along, so a template edited after the build is noticed and compiled afresh.
+  // The source goes along, so a template edited after the build is noticed (and refused, saying to build).
   return `  ${JSON.stringify(path)}: { source: ${JSON.stringify(source)}, spec: ${Handlebars.precompile(source, COMPILE_OPTIONS)} },`;
 });
 writeFileSync(

@@ -2,7 +2,6 @@
 /** The command line: a thin translator from argv to `generate()`. Everything it prints goes to stderr. */
 import { UserError } from './diagnostics/errors.js';
 import { formatDiagnostics } from './diagnostics/format.js';
-import { leaseHelper } from './helper/helper.js';
 import { OptionsError } from './options.js';
 import type { GenerateResult } from './pipeline.js';
 import { generatorVersion } from './util/package-root.js';
@@ -10,12 +9,7 @@ import { formatPreview, formatRegeneration } from './diff/format.js';
 import { formatProfileReports } from './report/profiles.js';
 import { declareOptions, optionsFromArgs } from './options/cli-options.js';
 
-// yargs and the pipeline are imported when needed (`--version` needs neither to be fast); a generation
-// starts the helper thread first, so it loads its modules while this thread loads the rest (process.exit
-// ends it).
-const commandLine = process.argv.slice(2);
-if (commandLine.length > 0 && !commandLine.some((a) => a === '--help' || a === '-h' || a === '--version'))
-  leaseHelper();
+// yargs and the pipeline are imported when needed (`--version` needs neither).
 
 async function run(argv: string[]): Promise<number> {
   const { default: yargs } = await import('yargs');
@@ -100,7 +94,7 @@ function reportFailure(error: unknown): number {
   return 70;
 }
 
-run(commandLine).then(
+run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => process.exit(reportFailure(error)),
 );

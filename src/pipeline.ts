@@ -5,15 +5,15 @@
  */
 import { Diagnostics, type Diagnostic } from './diagnostics/diagnostics.js';
 import { UserError } from './diagnostics/errors.js';
-import { startGenerationFile } from './emit/regeneration/generation.js';
+import { generationFile } from './emit/regeneration/generation.js';
 import { GENERATION_FILE } from '../templates/runtime/contract/generation.js';
 import { lockFile } from './emit/regeneration/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
 import type { ToolModeChoice } from './emit/search/tool-modes.js';
 import { formatFiles } from './format/prettier.js';
-import { startLoad } from './load/load-spec.js';
+import { loadSpec } from './load/load-spec.js';
 import { normalizeSpec } from './normalize/index.js';
-import { resolveOptions, type ResolvedOptions, type UserOptions } from './options.js';
+import { resolveOptions, type UserOptions } from './options.js';
 import { mapTools } from './tools/index.js';
 import { toolNameBudget } from './tools/host-limits.js';
 import { projectNames } from './emit/project-name.js';
@@ -30,7 +30,6 @@ import { expectedOutDir, loadProjectConfig } from './config/load.js';
 import { compareWithOutput, type Regeneration } from './diff/index.js';
 import { USER_OWNED_FILES, userOwnedFiles } from './emit/deploy/publish.js';
 import { warnUnknownCallerSchemes } from './emit/caller-credentials.js';
-import { leaseHelper } from './helper/helper.js';
 
 export interface GenerateSummary {
   operations: number;
@@ -64,24 +63,10 @@ export interface GenerateResult {
 /** Generates the project in memory; `write: false` skips writing (tests, dry runs). */
 export async function generate(userOptions: UserOptions & { write?: boolean }): Promise<GenerateResult> {
   const options = resolveOptions(userOptions);
-  // The helper thread loads prettier and the tokenizer while this one works (see src/helper).
-  const helper = leaseHelper();
-  try {
-    return await generateWith(options, userOptions.write !== false);
-  } finally {
-    helper.release();
-  }
-}
-
-/**
- * The stages in order, with the helper thread beside them: it loads prettier and the tokenizer while this
- * thread loads, validates, normalizes, maps and emits, then builds the search index, formats the files and
- * counts tokens. The validation warnings are joined right after the load's, before anything is written.
- */
-async function generateWith(options: ResolvedOptions, write: boolean): Promise<GenerateResult> {
+  const write = userOptions.write !== false;
   const timer = stageTimer();
   const loadDiags = new Diagnostics();
-  const { loaded, json, validate } = await startLoad(options.spec, loadDiags, { validate: options.validate });
+  const loaded = await loadSpec(options.spec, loadDiags, { validate: options.validate });
   timer('load');
   const stageDiags = new Diagnostics();
   const api = normalizeSpec(loaded, stageDiags, { resultShapes: options.toolMode === 'code' });
@@ -110,7 +95,7 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
   const planned = await planProject(api, tools, options, names, config?.config.publish, config?.config.codeMode, {
     ...(confirm ? { confirm } : {}),
     resolved: primitives,
-    documentJson: json(),
+    documentJson: loaded.json(),
   });
   timer('emit');
   if (!planned.catalog.baseUrl) {
@@ -120,43 +105,33 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
       `no default base URL: ${planned.catalog.baseUrlNote ?? 'none given'}; the server requires API_BASE_URL`,
     );
   }
-  const surface = settledLater(surfaceReport(planned.catalog, planned.listedInModeAll, names.serverKey));
-  const formatting = settledLater(formatFiles(planned.files));
-  const late = settledLater(planned.lateFiles);
-  // What needs no formatted file is done while the helper formats.
   const outDir = expectedOutDir(options.out, names.packageName);
   await warnStaleOwnerCode(outDir, tools, stageDiags);
   timer('owner code');
+  const formatted = await formatFiles(planned.files);
+  timer('format');
   const lock = lockFile(
-    [...planned.files.map((file) => file.path), ...planned.latePaths, GENERATION_FILE],
+    [...formatted.map((file) => file.path), GENERATION_FILE],
     planned.catalog,
     planned.toolJson,
     generatorVersion(),
   );
-  timer('lock');
-  // The files generation.json hashes (data files, the runtime, the entries) are written as emitted, never
-  // formatted (test/src/emit/regeneration/generation.test.ts holds its hashes to the written files).
-  const generation = startGenerationFile(planned.files);
-  timer('generation');
-  const validationDiags = await validate();
-  timer('validate');
-  const lateFiles = await late;
-  const generationJson = generation(lateFiles);
-  timer('search index');
-  const formatted = [...(await formatting), ...lateFiles];
-  timer('format');
-  const files = [...formatted, generationJson, lock, ...userOwnedFiles()].sort((a, b) => (a.path < b.path ? -1 : 1));
-  const diags = joinDiagnostics(loadDiags.all, validationDiags, stageDiags.all);
+  // generation.json hashes the files as written (test/src/emit/regeneration/generation.test.ts).
+  const files = [...formatted, generationFile(formatted), lock, ...userOwnedFiles()].sort((a, b) =>
+    a.path < b.path ? -1 : 1,
+  );
+  timer('lock and generation');
+  const diags = joinDiagnostics(loadDiags.all, stageDiags.all);
   if (diags.hasErrors())
     throw new UserError(
       `The ${diags.all.some((d) => d.severity === 'error' && d.code.startsWith('OTM_CONFIG')) ? 'config' : 'spec'} has errors; nothing was written`,
       diags.all,
     );
+  const surfaceReported = await surfaceReport(planned.catalog, planned.listedInModeAll, names.serverKey);
+  timer('report');
   const regeneration = compareWithOutput(outDir, files, USER_OWNED_FILES);
   if (write) writeProject(outDir, files, { force: options.force, userOwned: USER_OWNED_FILES });
   timer('write');
-  const surfaceReported = await surface;
-  timer('report');
   return {
     outDir,
     packageName: names.packageName,
@@ -177,12 +152,6 @@ async function generateWith(options: ResolvedOptions, write: boolean): Promise<G
     ...(config ? { configFile: config.path } : {}),
     ...(options.clientProfile ? { profileListing: profileListingJson(planned.catalog, options.clientProfile) } : {}),
   };
-}
-
-/** A promise awaited later: if generation stops before that, its rejection is not an unhandled one. */
-function settledLater<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
 }
 
 /** One list in the given order; a repeated diagnostic is kept once, where it first appears. */

@@ -34,7 +34,7 @@ describe.each(EXAMPLES)('generated-examples/$dir', (example) => {
     }
   });
 
-  it('is what the built generator writes too (helper thread, precompiled templates)', async () => {
+  it('is what the built generator writes too', async () => {
     // npm test builds first; from dist the generator takes the paths a user's install takes.
     const built = (await import(pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'index.js')).href)) as {
       generate: typeof generate;

@@ -1,46 +1,16 @@
 /**
  * Stage 5: one prettier pass per generated code file with a pinned config (config.ts), passed explicitly so
- * the user's own prettier config can never change the bytes we write. Copied runtime files, the files written formatted, the data files
+ * the user's own prettier config can never change the bytes we write. Copied runtime files, the data files
  * (catalog.json, search-index.json, openapi.json, the tests' routes and calls: megabytes, laid out for the
  * server and for diffs) and Markdown (tables would be padded to the widest row) are left as emitted.
- *
- * The bytes are prettier's, but the big generated list of literals in src/tools.ts is laid out without it
- * (literal-lists.ts): on a thousand-operation API it is most of prettier's work (GitHub: 0.45 s of 0.5 s), and
- * its layout is simple. The helper thread (src/helper), which has prettier loaded, does the formatting when
- * there is one.
  */
 import type { EmittedFile } from '../emit/plan.js';
 import { MOCK_ROUTES_FILE, TOOL_CALLS_FILE } from '../emit/test-data-files.js';
-import { runTask } from '../helper/helper.js';
-import type { Plugin } from 'prettier';
 import { PRETTIER_CONFIG } from './config.js';
-import { cutLists } from './literal-lists.js';
 
 export { PRETTIER_CONFIG } from './config.js';
 
-/**
- * Files written already formatted: their templates take nothing but the generated header (a line comment,
- * which prettier leaves as it is) and the code-mode flag, and are prettier's layout themselves either way the
- * flag is, or they are copied as they are. A
- * test holds each to that (test/src/emit/templates.test.ts): formatting them took a third of the
- * formatting of a large API, for bytes that never change.
- */
-export const WRITTEN_FORMATTED: readonly string[] = [
-  'src/index.ts',
-  'src/server.ts',
-  'src/web-server.ts',
-  'src/worker.ts',
-  'src/worker-data.d.ts',
-  'src/deno.ts',
-  'src/bun.ts',
-  'src/lambda.ts',
-  'test/mock.ts',
-  'test/tools.test.ts',
-  'tsconfig.json',
-];
-
 const PARSERS: Array<[RegExp | readonly string[], string]> = [
-  [WRITTEN_FORMATTED, ''],
   [/^src\/runtime\//, ''],
   [/^(catalog|search-index|code-declarations|openapi)\.json$/, ''],
   [[MOCK_ROUTES_FILE, TOOL_CALLS_FILE], ''],
@@ -48,94 +18,21 @@ const PARSERS: Array<[RegExp | readonly string[], string]> = [
   [/\.json$/, 'json'],
 ];
 
-/** A file's text and the prettier parser for it. */
-export type SourceToFormat = [text: string, parser: string];
-
-/** Formats the files; the work is handed to the helper thread at once (before this returns) when there is one. */
-export function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
-  const parsers = files.map((file) => PARSERS.find(([pattern]) => matches(pattern, file.path))?.[1] ?? '');
-  const sources: SourceToFormat[] = files.flatMap((file, i) =>
-    parsers[i] ? [[file.contents, parsers[i]] as SourceToFormat] : [],
+export async function formatFiles(files: readonly EmittedFile[]): Promise<EmittedFile[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const parser = PARSERS.find(([pattern]) => matches(pattern, file.path))?.[1];
+      const contents = parser ? await prettierFormat(file.contents, parser) : file.contents;
+      return { path: file.path, contents: contents.replace(/\r\n/g, '\n') };
+    }),
   );
-  const formatting = runTask('format', sources, () => formatSources(sources));
-  return (async () => {
-    const formatted = await formatting;
-    let next = 0;
-    return files.map((file, i) => ({
-      path: file.path,
-      contents: (parsers[i] ? formatted[next++]! : file.contents).replace(/\r\n/g, '\n'),
-    }));
-  })();
 }
 
 function matches(pattern: RegExp | readonly string[], path: string): boolean {
   return pattern instanceof RegExp ? pattern.test(path) : pattern.includes(path);
 }
 
-export function formatSources(sources: readonly SourceToFormat[]): Promise<string[]> {
-  return Promise.all(sources.map(([text, parser]) => formatSource(text, parser)));
-}
-
-/** The file as prettier formats it. */
-export async function formatSource(text: string, parser: string): Promise<string> {
-  const cut = parser === 'typescript' ? cutLists(text) : undefined;
-  if (!cut) return prettierFormat(text, parser);
-  const spliced = cut.splice(await prettierFormat(cut.skeleton, parser));
-  if (spliced === undefined)
-    throw new Error(
-      "formatting: prettier did not print a cut list's placeholders as src/format/literal-lists.ts expects",
-    );
-  return spliced;
-}
-
 export async function prettierFormat(text: string, parser: string): Promise<string> {
-  const { format, plugins } = await (standalone ??= loadStandalone());
-  return format(text, { ...PRETTIER_CONFIG, parser, plugins });
+  const { format } = await import('prettier');
+  return format(text, { ...PRETTIER_CONFIG, parser });
 }
-
-let standalone: Promise<{ format: typeof import('prettier/standalone').format; plugins: Plugin[] }> | undefined;
-
-/**
- * prettier's standalone build with the plugins of the parsers used here (typescript; babel, which has json):
- * the same formatter as the `prettier` entry, without its file-system config and plugin resolution, which we
- * never use (the config is passed explicitly) and which loads 680 kB more code on every generation (about
- * 100 ms of the helper's start-up).
- */
-async function loadStandalone(): Promise<{ format: typeof import('prettier/standalone').format; plugins: Plugin[] }> {
-  const [{ format }, ...plugins] = await Promise.all([
-    import('prettier/standalone'),
-    import('prettier/plugins/estree'),
-    import('prettier/plugins/typescript'),
-    import('prettier/plugins/babel'),
-  ]);
-  return { format, plugins: plugins as Plugin[] };
-}
-
-/**
- * Loads prettier and its TypeScript and JSON parsers (the first format of each loads it), and formats a sample
- * shaped like the generated code: the helper thread warms up while the main thread maps the spec, so the
- * first real files do not pay for cold code paths in prettier's printer.
- */
-export async function warmUpPrettier(): Promise<void> {
-  await prettierFormat(WARM_UP_SAMPLE, 'typescript');
-  await prettierFormat('{"name":"x","version":"1.0.0","scripts":{"build":"tsc"},"files":["dist"]}\n', 'json');
-}
-
-const WARM_UP_SAMPLE = `// A sample for the warm-up.
-import { describe, expect, it } from 'vitest';
-import type { Hooks } from './runtime/extend/hooks.js';
-export interface Entry { name: string; method: 'GET' | 'POST'; path: string; tags?: readonly string[] }
-export const TOOLS = { listItems: { method: 'GET', path: '/items' }, createItem: { method: 'POST', path: '/items' } } as const;
-export type ToolName = keyof typeof TOOLS;
-const hooks: Hooks = {
-  async beforeRequest(request, context) { if (!request.headers['x-id']) request.headers['x-id'] = \`\${context.tool}-\${Date.now()}\`; return request; },
-};
-describe('tools', () => {
-  it.each(Object.entries(TOOLS))('%s answers', async (name, { method, path }) => {
-    const result = (await call(name, { id: 1, tags: ['a', 'b'], body: { nested: { value: null } } })) as { isError?: boolean };
-    expect(result.isError ?? false, \`\${method} \${path}\`).toBe(false);
-  });
-});
-export default hooks;
-async function call(name: string, args: Record<string, unknown>): Promise<unknown> { return { name, args }; }
-`;

@@ -3,7 +3,7 @@
  * internal refs only (read-document.ts), and validate it (validate.ts). Validation problems are warnings: real
  * specs are often slightly invalid and still describe a usable API.
  */
-import type { Diagnostic, Diagnostics } from '../diagnostics/diagnostics.js';
+import type { Diagnostics } from '../diagnostics/diagnostics.js';
 import type { SpecDialect } from '../ir/types.js';
 import { documentJson } from './document-json.js';
 import { readDocument, unsupportedVersion } from './read-document.js';
@@ -20,34 +20,23 @@ export interface LoadOptions {
   validate: boolean;
 }
 
-export interface StartedLoad {
-  loaded: LoadedSpec;
+export interface Loaded extends LoadedSpec {
   /**
    * The document as compact JSON, made once: the API description resource is this text. Undefined for a
    * document nested too deeply to serialize (warned), which is then not validated either.
    */
   json: () => string | undefined;
-  /** The validation warnings (none when not validating), checked on the document as loaded. */
-  validate(): Promise<Diagnostic[]>;
 }
 
-/** Loads and validates, in that order. */
-export async function loadSpec(input: string, diags: Diagnostics, options: LoadOptions): Promise<LoadedSpec> {
-  const { loaded, validate } = await startLoad(input, diags, options);
-  for (const d of await validate()) diags.add(d);
-  return loaded;
-}
-
-/** Loads the document and validates it as loaded (validate.ts); the warnings are joined after emit. */
-export async function startLoad(input: string, diags: Diagnostics, options: LoadOptions): Promise<StartedLoad> {
+/** Loads the document, then validates it as loaded (validate.ts), its warnings added after the load's. */
+export async function loadSpec(input: string, diags: Diagnostics, options: LoadOptions): Promise<Loaded> {
   const document = await readDocument(input, diags);
   const dialect = detectDialect(document);
-  const loaded = /^https?:\/\//i.test(input) ? { document, dialect, sourceUrl: input } : { document, dialect };
+  const source = /^https?:\/\//i.test(input) ? { sourceUrl: input } : {};
   const json = documentJson(document, diags);
   // A document too deep to serialize is neither validated nor served (document-json.ts warned once, for both).
-  const validation = options.validate && json() !== undefined ? validationDiagnostics(document) : Promise.resolve([]);
-  validation.catch(() => undefined); // awaited after emit, or not at all when an earlier stage failed
-  return { loaded, json, validate: () => validation };
+  if (options.validate && json() !== undefined) for (const d of await validationDiagnostics(document)) diags.add(d);
+  return { document, dialect, ...source, json };
 }
 
 function detectDialect(document: Record<string, unknown>): SpecDialect {

@@ -13,12 +13,7 @@ import { schemaErrors } from './schema-validation.js';
 
 const MAX_VALIDATION_DIAGNOSTICS = 200;
 
-/**
- * The warnings of the document as loaded. Checked on this thread: GitHub's document takes about 0.2 s to check
- * here, where the helper thread needed the document's JSON text posted and parsed again first (0.3 s more of
- * work, on the helper's busiest path), and the helper has the search index, the token count and the
- * formatting to do meanwhile.
- */
+/** The warnings of the document as loaded. */
 export async function validationDiagnostics(document: Record<string, unknown>): Promise<Diagnostic[]> {
   let lines: string[];
   try {

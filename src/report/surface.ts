@@ -1,11 +1,10 @@
 /**
- * What the tool list costs a client: tool count, tools/list size in bytes and in o200k_base tokens (counted
- * on the helper thread, which has the tokenizer loaded; else here), and the limits of common clients it breaks.
+ * What the tool list costs a client: tool count, tools/list size in bytes and in o200k_base tokens, and the
+ * limits of common clients it breaks.
  */
 import type { Catalog } from '../../templates/runtime/contract/catalog.js';
 import { modeListing } from '../../templates/runtime/contract/listing.js';
 import type { ModeAllListing } from '../emit/search/tool-modes.js';
-import { runTask } from '../helper/helper.js';
 import { countListTokens } from './tokens.js';
 import { hostsRefusing, toolNameBudget } from '../tools/host-limits.js';
 import { META_TOOL_NAMES } from '../../templates/runtime/contract/meta-definitions.js';
@@ -40,7 +39,7 @@ export async function surfaceReport(
   const listedNames = [...direct.map((i) => names[i]!), ...meta.map((t) => t.name)];
   // The answer's bytes: {"tools":[…]} with the entries the mode lists, as JSON.stringify would join them.
   const json = `{"tools":[${[...direct.map((i) => listedInModeAll.entry(i)), ...meta.map((t) => JSON.stringify(t))].join(',')}]}`;
-  const listTokens = await runTask('countTokens', json, () => countListTokens(json));
+  const listTokens = await countListTokens(json);
   return {
     tools: listedNames.length,
     listBytes: Buffer.byteLength(json),

@@ -27,25 +27,13 @@ function fileHash(bytes: string | Uint8Array): string {
   return createHash(GENERATION_HASH).update(bytes).digest('hex');
 }
 
+/** generation.json for the files as they are written. */
 export function generationFile(files: readonly EmittedFile[]): EmittedFile {
-  return startGenerationFile(files)([]);
-}
-
-/**
- * generation.json in two steps: the files emitted so far are hashed now, the late ones (the search index,
- * built on the helper thread) when they come. A large API's data files are megabytes: hashing them while the
- * helper still works takes them off the end of the generation.
- */
-export function startGenerationFile(files: readonly EmittedFile[]): (late: readonly EmittedFile[]) => EmittedFile {
-  const early = dataHashes(files);
-  const runtime = runtimeFingerprint(files);
-  return (late) => {
-    const hashes = new Map([...early, ...dataHashes(late)]);
-    const data: GenerationManifest['data'] = {};
-    for (const file of DATA_FILES) if (hashes.has(file)) data[file] = hashes.get(file)!;
-    const manifest: GenerationManifest = { generator: 'openapi-to-mcp', runtime, data };
-    return { path: GENERATION_FILE, contents: `${JSON.stringify(manifest, null, 2)}\n` };
-  };
+  const hashes = dataHashes(files);
+  const data: GenerationManifest['data'] = {};
+  for (const file of DATA_FILES) if (hashes.has(file)) data[file] = hashes.get(file)!;
+  const manifest: GenerationManifest = { generator: 'openapi-to-mcp', runtime: runtimeFingerprint(files), data };
+  return { path: GENERATION_FILE, contents: `${JSON.stringify(manifest, null, 2)}\n` };
 }
 
 function dataHashes(files: readonly EmittedFile[]): Map<DataFile, string> {

@@ -9,7 +9,6 @@ import {
   type SearchDocument,
   type SearchGroup,
 } from '../../../templates/runtime/contract/search/search-index.js';
-import { runTask } from '../../helper/helper.js';
 import type { ApiModel, ToolModel } from '../../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
 import { searchDocuments } from './search-documents.js';
@@ -91,17 +90,9 @@ export class ModeAllListing {
   }
 }
 
-/**
- * search-index.json: the search index, the groups to browse and each operation's summary. The index is
- * built on the helper thread when there is one (the documents are plain text), while this one goes on emitting.
- */
-export async function searchIndexFile(
-  api: ApiModel,
-  tools: readonly ToolModel[],
-  { groups, groupOf }: BrowseGroups,
-): Promise<string> {
-  const input: SearchIndexInput = { docs: searchDocuments(api, tools, groupOf), groups };
-  return runTask('searchIndexFile', input, () => searchIndexText(input));
+/** search-index.json: the search index, the groups to browse and each operation's summary. */
+export function searchIndexFile(api: ApiModel, tools: readonly ToolModel[], { groups, groupOf }: BrowseGroups): string {
+  return searchIndexText({ docs: searchDocuments(api, tools, groupOf), groups });
 }
 
 export interface SearchIndexInput {

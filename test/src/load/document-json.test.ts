@@ -1,7 +1,7 @@
 /**
  * The document's JSON text (src/load/document-json.ts): made once, for the API description resource; a
  * document too deep to serialize is one warning, and generation goes on without validating or serving it,
- * with and without the helper thread.
+ * from the sources and from the built generator.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +61,7 @@ describe('generating a document too deep to serialize', () => {
   it.each([
     ['on this thread', async () => generate({ spec, write: false })],
     [
-      'with the helper thread',
+      'from the built generator',
       async () => ((await import(built)) as { generate: typeof generate }).generate({ spec, write: false }),
     ],
   ])('generates the operations %s, warned, without the document resource', async (_, run) => {
