@@ -74,6 +74,7 @@ function catalogTool(tool: ToolModel): CatalogTool {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
+    ...(tool.fullDescription ? { fullDescription: tool.fullDescription } : {}),
     inputSchema: tool.inputSchema,
     defs: tool.defs,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),

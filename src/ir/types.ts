@@ -145,7 +145,10 @@ export interface ToolModel {
   kind: 'tool';
   name: string;
   title?: string;
+  /** What the model reads: what the operation does, then its description condensed (tools/tool-description.ts). */
   description: string;
+  /** The spec's description whole, when `description` is condensed from it: describe_operation and search read it. */
+  fullDescription?: string;
   /** Root `type: object`; `$ref`s point to `#/$defs/<name>` for the names in `defs`. */
   inputSchema: JsonSchema;
   defs: string[];
