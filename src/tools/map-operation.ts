@@ -55,14 +55,12 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
   const inputSchema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) inputSchema['required'] = required;
   inputSchema['additionalProperties'] = false;
-  const description = withBodyUsage(modelDescription(op), op.body, names.body);
-  const fullDescription = withBodyUsage(specDescription(op), op.body, names.body);
   return {
     kind: 'tool',
     name,
     ...toolTitle(op.summary, shortenedFrom),
-    description,
-    ...(fullDescription !== description ? { fullDescription } : {}),
+    description: withBodyUsage(modelDescription(op), op.body, names.body),
+    fullDescription: withBodyUsage(specDescription(op), op.body, names.body),
     inputSchema,
     defs: transitiveDefs(inputSchema, defs),
     ...(op.output && ctx.outputSchemas

@@ -96,7 +96,7 @@ export interface CatalogTool {
   title?: string;
   /** What tools/list shows: what the operation does, then its description condensed to a budget. */
   description: string;
-  /** The spec's description whole, when `description` is condensed from it: what describe_operation shows. */
+  /** The spec's description whole, when `description` left some of it out: what describe_operation shows. */
   fullDescription?: string;
   /** Root `type: object` schema; `$ref`s point into `#/$defs/<name>` for names listed in `defs`. */
   inputSchema: JsonSchema;

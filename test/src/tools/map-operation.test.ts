@@ -141,6 +141,6 @@ describe('content type without a body', () => {
     expect(tool.fullDescription).toContain('Request body (application/octet-stream): raw bytes');
     const bare = map(createOperation({ method: 'get', path: '/ping' })).tool;
     expect(bare.description).toBe('GET /ping');
-    expect(bare).not.toHaveProperty('fullDescription');
+    expect(bare.fullDescription).toBe('GET /ping');
   });
 });
