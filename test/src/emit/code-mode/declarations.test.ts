@@ -121,7 +121,7 @@ describe('declaration', () => {
     expect(syntaxErrors([text])).toEqual([]);
   });
 
-  it('opens with the description\'s opening, as the listing does, even when that is not a separate summary', () => {
+  it("opens with the description's opening, as the listing does, even when that is not a separate summary", () => {
     const text = declaration(
       tool({ description: 'Gets a pet by its id. It has a name.\n\nOnly admins see hidden pets.' }),
       undefined,
