@@ -220,11 +220,13 @@ function withOverrides(
 
 function override(tool: ToolModel, o: ToolOverride): ToolModel {
   const annotations: ToolAnnotations = { ...tool.annotations, ...(o.annotations ?? {}) };
+  const { fullDescription, ...rest } = tool;
   return {
-    ...tool,
+    ...rest,
     ...(o.name !== undefined ? { name: o.name } : {}),
     ...(o.title !== undefined ? { title: o.title } : {}),
-    ...(o.description !== undefined ? { description: o.description } : {}),
+    // An owner's description is read verbatim everywhere, describe_operation included: the spec's text goes.
+    ...(o.description !== undefined ? { description: o.description } : fullDescription ? { fullDescription } : {}),
     annotations,
   };
 }

@@ -43,6 +43,7 @@ export interface Generation {
 const DEFINITION_FIELDS = [
   'title',
   'description',
+  'fullDescription',
   'annotations',
   'outputSchema',
   'wrapOutput',
@@ -50,6 +51,12 @@ const DEFINITION_FIELDS = [
   'security',
   'deprecated',
 ] as const;
+
+/** Fields reported under another's name: the whole description is the description a model reads, at length. */
+const PART_OF_FIELD: Partial<Record<(typeof DEFINITION_FIELDS)[number], string>> = {
+  wrapOutput: 'outputSchema',
+  fullDescription: 'description',
+};
 
 export function diffSurface(before: Generation, after: Generation): SurfaceDiff {
   const old = before.lock.tools;
@@ -144,8 +151,10 @@ function compareTool(
         notes.push('argument descriptions or other details changed');
     }
     for (const field of DEFINITION_FIELDS)
-      if (JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-        parts.push(field === 'wrapOutput' ? 'outputSchema' : field);
+      if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) {
+        const part = PART_OF_FIELD[field] ?? field;
+        if (!parts.includes(part)) parts.push(part);
+      }
   } else if (oldLock.inputHash !== newLock.inputHash) {
     parts.push('input');
   }

@@ -74,6 +74,7 @@ function catalogTool(tool: ToolModel): CatalogTool {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
+    ...(saysMore(tool) ? { fullDescription: tool.fullDescription } : {}),
     inputSchema: tool.inputSchema,
     defs: tool.defs,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
@@ -84,6 +85,15 @@ function catalogTool(tool: ToolModel): CatalogTool {
     ...(tool.operationId ? { operationId: tool.operationId } : {}),
     ...(tool.deprecated ? { deprecated: true } : {}),
   };
+}
+
+/**
+ * The whole description goes into the catalog only when the listing's lost something of it (cut, or markup
+ * reduced): most listing descriptions are the summary and then the whole text, and the catalog is read at
+ * every start.
+ */
+function saysMore(tool: ToolModel): tool is ToolModel & { fullDescription: string } {
+  return tool.fullDescription !== undefined && !tool.description.endsWith(tool.fullDescription);
 }
 
 export function catalogSecuritySchemes(schemes: readonly SecuritySchemeModel[]): CatalogSecurityScheme[] {

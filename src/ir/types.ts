@@ -145,7 +145,13 @@ export interface ToolModel {
   kind: 'tool';
   name: string;
   title?: string;
+  /** What the model reads: what the operation does, then its description condensed (tools/tool-description.ts). */
   description: string;
+  /**
+   * The spec's description whole (describe_operation, the search index); absent when an owner's description
+   * replaced the spec's, which is then read everywhere.
+   */
+  fullDescription?: string;
   /** Root `type: object`; `$ref`s point to `#/$defs/<name>` for the names in `defs`. */
   inputSchema: JsonSchema;
   defs: string[];

@@ -5,9 +5,7 @@ import type { ToolModel } from '../ir/types.js';
  * "deprecated: use the 'watch' parameter with a list operation instead").
  */
 export function isDeprecated(tool: ToolModel): boolean {
-  return (
-    tool.deprecated ||
-    /^\s*(deprecated\b|\[deprecated\])/i.test(tool.description) ||
-    /\bdeprecated:/i.test(tool.description)
-  );
+  // The whole text: a condensed description may have left the note out.
+  const text = tool.fullDescription ?? tool.description;
+  return tool.deprecated || /^\s*(deprecated\b|\[deprecated\])/i.test(text) || /\bdeprecated:/i.test(text);
 }

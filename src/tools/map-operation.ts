@@ -14,9 +14,13 @@ import { plainPunctuation, trimDescription } from '../schema/to-json-schema.js';
 import type { BodyPlan, ParamPlan } from '../../templates/runtime/contract/catalog.js';
 import { annotationsFor } from './annotations.js';
 import { assignArgumentNames } from './arguments.js';
+import { toolDescription } from './tool-description.js';
 
-/** Tool descriptions are cut here: GitHub's longest operation description alone is several kB. */
-export const MAX_TOOL_DESCRIPTION = 1200;
+/**
+ * The full description (describe_operation, search) is kept whole up to here: GitHub's longest is 4.5 kB;
+ * only a hostile spec goes past, and the catalog holds the text once per tool.
+ */
+export const MAX_FULL_DESCRIPTION = 16_000;
 
 export interface MappingContext {
   defs: Record<string, JsonSchema>;
@@ -55,7 +59,8 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
     kind: 'tool',
     name,
     ...toolTitle(op.summary, shortenedFrom),
-    description: withBodyUsage(toolDescription(op), op.body, names.body),
+    description: withBodyUsage(modelDescription(op), op.body, names.body),
+    fullDescription: withBodyUsage(specDescription(op), op.body, names.body),
     inputSchema,
     defs: transitiveDefs(inputSchema, defs),
     ...(op.output && ctx.outputSchemas
@@ -158,10 +163,21 @@ function requiresContentTypeHeader(op: OperationModel): boolean {
   return op.parameters.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === 'content-type');
 }
 
-function toolDescription(op: OperationModel): string {
-  const text = op.description ?? op.summary ?? `${op.method.toUpperCase()} ${op.path}`;
-  const trimmed = trimDescription(text, MAX_TOOL_DESCRIPTION);
-  return op.deprecated ? `[Deprecated] ${trimmed}` : trimmed;
+/** What the model reads in the listing: see tool-description.ts. */
+function modelDescription(op: OperationModel): string {
+  const text = toolDescription(op) || routeText(op);
+  return op.deprecated ? `[Deprecated] ${text}` : text;
+}
+
+/** The spec's own description, as written (the summary when there is none). */
+function specDescription(op: OperationModel): string {
+  const text = trimDescription(op.description ?? op.summary ?? routeText(op), MAX_FULL_DESCRIPTION);
+  return op.deprecated ? `[Deprecated] ${text}` : text;
+}
+
+/** An operation the spec says nothing about is described by its route. */
+function routeText(op: OperationModel): string {
+  return `${op.method.toUpperCase()} ${op.path}`;
 }
 
 /**

@@ -64,18 +64,15 @@ const KIND_NOTE = {
   destructive: 'destructive: runs when MCP_CODE_ALLOW=destructive',
 } as const;
 
-function sameText(a: string, b: string): boolean {
-  const bare = (s: string) => s.replace(/[.\s]+$/, '').toLowerCase();
-  return bare(a) === bare(b);
-}
-
+/**
+ * What the operation does (the description's opening: tool-description.ts puts the summary there), its
+ * route and kind, then the rest of the condensed description.
+ */
 function headerComment(tool: CatalogTool): string {
-  const paragraphs = tool.description.split(/\n\s*\n/).map((p) => docText(p, 300));
-  const summary = tool.title ? docText(tool.title, 200) : (paragraphs[0] ?? '');
-  // The description often opens with the summary again: the first paragraph that says more.
-  const about = paragraphs.find((p) => p && !sameText(p, summary));
+  const [opening = '', ...rest] = tool.description.split(/\n\s*\n/);
+  const about = docText(rest.join(' '), 300);
   const lines = [
-    summary,
+    docText(opening, 300),
     `${tool.request.method} ${tool.request.path} (${KIND_NOTE[operationKind(tool)]})${tool.deprecated ? '. Deprecated' : ''}`,
     ...(about ? [about] : []),
   ];

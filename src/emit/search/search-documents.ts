@@ -35,7 +35,7 @@ export function searchDocuments(
         argdocs: args.bodyDocs.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
-        description: withoutMethodNames(plainStart(tool.description, DESCRIPTION_CHARS)),
+        description: withoutMethodNames(plainStart(specText(tool), DESCRIPTION_CHARS)),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
@@ -175,8 +175,13 @@ function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema 
 export function summaryOf(tool: ToolModel): string {
   let summary = summaries.get(tool);
   if (summary === undefined)
-    summaries.set(tool, (summary = firstSentence(tool.title ?? tool.description, SUMMARY_CHARS) || tool.name));
+    summaries.set(tool, (summary = firstSentence(tool.title ?? specText(tool), SUMMARY_CHARS) || tool.name));
   return summary;
+}
+
+/** The spec's own description, not the listing's condensed one: the index reads what the spec says. */
+function specText(tool: ToolModel): string {
+  return tool.fullDescription ?? tool.description;
 }
 
 /** The search index, its results and the browsing groups all show a tool's summary. */

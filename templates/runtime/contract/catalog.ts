@@ -94,7 +94,10 @@ export interface ToolAnnotations {
 export interface CatalogTool {
   name: string;
   title?: string;
+  /** What tools/list shows: what the operation does, then its description condensed to a budget. */
   description: string;
+  /** The spec's description whole, when `description` left some of it out: what describe_operation shows. */
+  fullDescription?: string;
   /** Root `type: object` schema; `$ref`s point into `#/$defs/<name>` for names listed in `defs`. */
   inputSchema: JsonSchema;
   /** Names of shared schemas (in `Catalog.defs`) this tool's inputSchema needs, transitively. */

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../../src/pipeline.js';
 import { OperationSearch, type SearchIndexFile } from '../../../templates/runtime/search/search.js';
-import { searchOperations } from '../../../templates/runtime/search/meta-tools.js';
-import type { Catalog } from '../../../templates/runtime/contract/catalog.js';
+import { handleMetaTool, searchOperations } from '../../../templates/runtime/search/meta-tools.js';
+import type { Catalog, CatalogHeader, CatalogTool } from '../../../templates/runtime/contract/catalog.js';
+import { DESCRIBE_TOOL } from '../../../templates/runtime/contract/meta-definitions.js';
+import { ToolRegistry } from '../../../templates/runtime/server/tool-registry.js';
+import type { ToolResult } from '../../../templates/runtime/upstream/response.js';
 import { REPO_ROOT } from '../../helpers/generated-project.js';
 
 const SPECS = join(REPO_ROOT, '..', 'shared', 'specs');
@@ -54,5 +57,51 @@ describe.skipIf(!existsSync(SPECS)).each([
     expect(catalog.tools.filter((t) => !reached.has(t.name)).map((t) => t.name)).toEqual([]);
     // The first answer stays readable: one line per group.
     expect((first.content[0] as { text: string }).text.split('\n').length).toBe(groups.length + 1);
+  });
+});
+
+describe('describe_operation', () => {
+  const tool: CatalogTool = {
+    name: 'getPet',
+    title: 'Get a pet',
+    description: 'Get a pet.\n\nReturns one pet.',
+    fullDescription: 'Returns one pet. **More** of what the spec says, [linked](https://example.com).',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    defs: [],
+    annotations: { readOnlyHint: true },
+    request: { method: 'GET', path: '/pets/{id}', params: [] },
+  };
+  const table = {
+    length: 1,
+    names: () => [tool.name],
+    indexOf: (n: string) => (n === tool.name ? 0 : -1),
+    at: () => tool,
+  };
+  const registry = new ToolRegistry({ header: { defs: {} } as unknown as CatalogHeader, tools: table });
+  const context = {
+    registry,
+    search: () => Promise.reject(new Error('unused')),
+    callOperation: () => Promise.reject(new Error('unused')),
+  };
+
+  async function described(ctx: typeof context): Promise<{ description: string }> {
+    const result = (await handleMetaTool(DESCRIBE_TOOL, { name: 'getPet' }, ctx)) as ToolResult;
+    return result.structuredContent as { description: string };
+  }
+
+  it('gives the whole description the listing condensed', async () => {
+    const result = await described(context);
+    expect(result.description).toBe(tool.fullDescription);
+  });
+
+  it('gives the listing description when there is nothing longer', async () => {
+    const { fullDescription: _, ...short } = tool;
+    const one = { ...table, at: () => short };
+    const ctx = {
+      ...context,
+      registry: new ToolRegistry({ header: { defs: {} } as unknown as CatalogHeader, tools: one }),
+    };
+    const result = await described(ctx);
+    expect(result.description).toBe(short.description);
   });
 });

@@ -115,6 +115,19 @@ describe('applyConfig', () => {
     expect(tool.annotations).not.toHaveProperty('title'); // the title is the tool's own, not repeated in annotations
   });
 
+  it("gives an owner's description verbatim, describe_operation included: the spec's whole text goes", async () => {
+    const long = `Returns the pet. ${'It has more to say about it. '.repeat(40)}`;
+    const spec = structuredClone(SPEC) as typeof SPEC;
+    (spec.paths['/pets/{id}'].get as Record<string, unknown>)['description'] = long;
+    const plain = (await run(undefined, spec)).tools.find((t) => t.name === 'getPet')!;
+    expect(plain.description.startsWith('Get a pet.\n\nReturns the pet.')).toBe(true);
+    expect(plain.fullDescription).toBe(long.trim());
+    const owned = (await run({ tools: { getPet: { description: '**Mine**, [as written](http://x).' } } }, spec)).tools;
+    const tool = owned.find((t) => t.name === 'getPet')!;
+    expect(tool.description).toBe('**Mine**, [as written](http://x).');
+    expect(tool).not.toHaveProperty('fullDescription');
+  });
+
   it('reports values and keys that match nothing, invalid names and collisions as errors', async () => {
     const r = await run({
       include: [{ tags: ['pets', 'nope'] }, { tags: ['photos'], methods: ['post'] }],

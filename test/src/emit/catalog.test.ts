@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../helpers/generated-project.js';
 import { describe, expect, it } from 'vitest';
-import { catalogSecuritySchemes } from '../../../src/emit/catalog.js';
+import { buildCatalog, catalogSecuritySchemes } from '../../../src/emit/catalog.js';
+import { Diagnostics } from '../../../src/diagnostics/diagnostics.js';
+import { createOperation } from '../../../src/ir/factory.js';
+import type { ApiModel, OperationModel } from '../../../src/ir/types.js';
+import { mapOperation } from '../../../src/tools/map-operation.js';
 import { envName, envVar, slugWords, toSemver } from '../../../src/emit/names.js';
 
 describe('emit names', () => {
@@ -53,5 +57,39 @@ describe('generated dependencies', () => {
     };
     expect(GENERATED_DEPENDENCIES.minisearch).toBe(own.dependencies['minisearch']);
     expect(GENERATED_DEPENDENCIES.stemmer).toBe(own.dependencies['wink-porter2-stemmer']);
+  });
+});
+
+describe('catalog tools', () => {
+  const api: ApiModel = {
+    kind: 'api',
+    dialect: 'openapi-3.1',
+    title: 'T',
+    version: '1',
+    servers: [],
+    operations: [],
+    schemas: {},
+    securitySchemes: [],
+    tags: [],
+  };
+  const identity = { name: 't', version: '1', title: 'T', instructions: '' };
+  const tool = (fields: Partial<OperationModel>) =>
+    mapOperation(createOperation({ method: 'get', path: '/x', ...fields }), 'x', {
+      defs: {},
+      globalSecurity: undefined,
+      securitySchemes: [],
+      diags: new Diagnostics(),
+      outputSchemas: false,
+    });
+  const catalogTool = (fields: Partial<OperationModel>) =>
+    buildCatalog(api, [tool(fields)], identity, undefined, undefined, { toolMode: 'all', core: [] }).tools[0]!;
+
+  it('keeps the whole description only when the listing left some of it out', () => {
+    expect(catalogTool({ summary: 'Get x', description: 'Returns one x.' })).not.toHaveProperty('fullDescription');
+    const linked = catalogTool({ summary: 'Get x', description: 'Returns one [x](https://example.com/x).' });
+    expect(linked.description).toBe('Get x.\n\nReturns one x.');
+    expect(linked.fullDescription).toBe('Returns one [x](https://example.com/x).');
+    const long = `Returns one x. ${'Then more. '.repeat(100)}`.trim();
+    expect(catalogTool({ summary: 'Get x', description: long }).fullDescription).toBe(long);
   });
 });

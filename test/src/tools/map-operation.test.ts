@@ -110,4 +110,37 @@ describe('content type without a body', () => {
     });
     expect(tool.request.body).toMatchObject({ contentTypeRequired: true });
   });
+
+  it('describes the operation by its summary first, condensed, and keeps the whole text beside it', () => {
+    const description = `Multiple status values can be provided. ${'See [the guide](https://example.com/guide) for more. '.repeat(30)}`;
+    const { tool } = map(
+      createOperation({ method: 'get', path: '/pets', summary: 'Finds Pets by status', description }),
+    );
+    expect(tool.title).toBe('Finds Pets by status');
+    expect(
+      tool.description.startsWith('Finds Pets by status.\n\nMultiple status values can be provided. See the guide'),
+    ).toBe(true);
+    expect(Buffer.byteLength(tool.description)).toBeLessThanOrEqual(400);
+    expect(tool.fullDescription).toBe(description.trim());
+  });
+
+  it('marks deprecation and raw-body usage in both texts; a tool with nothing to say is its route', () => {
+    const op = createOperation({
+      method: 'put',
+      path: '/files/{id}',
+      deprecated: true,
+      summary: 'Upload a file',
+      description: 'Uploads the bytes. '.repeat(40),
+      parameters: [createParameter({ name: 'id', in: 'path', schema: { type: 'string' } })],
+      body: createBody({ mediaType: 'application/octet-stream', encodingKind: 'binary', required: true, schema: {} }),
+    });
+    const { tool } = map(op);
+    expect(tool.description).toMatch(/^\[Deprecated\] Upload a file\.\n\nUploads the bytes\./);
+    expect(tool.description).toContain('Request body (application/octet-stream): raw bytes');
+    expect(tool.fullDescription).toMatch(/^\[Deprecated\] Uploads the bytes\./);
+    expect(tool.fullDescription).toContain('Request body (application/octet-stream): raw bytes');
+    const bare = map(createOperation({ method: 'get', path: '/ping' })).tool;
+    expect(bare.description).toBe('GET /ping');
+    expect(bare.fullDescription).toBe('GET /ping');
+  });
 });

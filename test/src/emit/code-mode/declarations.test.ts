@@ -121,6 +121,20 @@ describe('declaration', () => {
     expect(syntaxErrors([text])).toEqual([]);
   });
 
+  it("opens with the description's opening, as the listing does, even when that is not a separate summary", () => {
+    const text = declaration(
+      tool({ description: 'Gets a pet by its id. It has a name.\n\nOnly admins see hidden pets.' }),
+      undefined,
+      {},
+    );
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      '  /**',
+      '   * Gets a pet by its id. It has a name.',
+      '   * GET /pets/{petId} (read-only)',
+      '   * Only admins see hidden pets.',
+    ]);
+  });
+
   it('marks writes and destructive operations with the setting that allows them', () => {
     const del = declaration(tool({ name: 'deletePet', annotations: { destructiveHint: true } }), undefined, {});
     expect(del).toContain('(destructive: runs when MCP_CODE_ALLOW=destructive)');

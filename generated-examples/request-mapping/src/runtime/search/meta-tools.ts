@@ -105,7 +105,8 @@ function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
     ...(tool.title ? { title: tool.title } : {}),
     method: tool.request.method,
     path: tool.request.path,
-    description: tool.description,
+    // The whole text: the listing's description is condensed; this is where the rest is read.
+    description: tool.fullDescription ?? tool.description,
     inputSchema: assembleInputSchema(tool, ctx.registry.catalog.defs),
     annotations: tool.annotations,
   };
