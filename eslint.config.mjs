@@ -25,6 +25,20 @@ const contractRule = (leavesContract) => ({
   ],
 });
 
+// Code mode (templates/runtime/code-mode/) is copied only into a project generated for it, with QuickJS and
+// sucrase: the rest of the runtime never imports it, statically or on first use, or a project without it would
+// not build. The project's entry hands it to the server (server/code-mode-seam.ts).
+const CODE_MODE_MESSAGE =
+  'Only a project generated in code mode has code-mode/: take it through server/code-mode-seam.ts (docs/runtime.md).';
+const codeModeStaysApart = {
+  'no-restricted-imports': ['error', { patterns: [{ group: ['**/code-mode/*'], message: CODE_MODE_MESSAGE }] }],
+  'no-restricted-syntax': [
+    'error',
+    { selector: 'ImportExpression[source.value=/code-mode\\//]', message: CODE_MODE_MESSAGE },
+    { selector: 'TSImportType[argument.literal.value=/code-mode\\//]', message: CODE_MODE_MESSAGE },
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -53,6 +67,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [runtimeOutsideContract] }] },
   },
+  { files: ['templates/runtime/**/*.ts'], ignores: ['templates/runtime/code-mode/**'], rules: codeModeStaysApart },
   { files: ['templates/runtime/contract/*.ts'], rules: contractRule(['../*']) },
   { files: ['templates/runtime/contract/*/*.ts'], rules: contractRule(['../../*']) },
 );

@@ -12,7 +12,7 @@ const eslint = new ESLint({ cwd: REPO_ROOT });
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${code}\nexport const used = x;\n`, { filePath });
   return result!.messages
-    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
     .map((m) => m.message.replace(/^'[^']+' import is restricted from being used by a pattern\. /, ''));
 }
 
@@ -50,6 +50,30 @@ describe('the generator/runtime boundary', () => {
     ['templates/runtime/contract/search/search-text.ts', "import x from 'wink-porter2-stemmer';"],
     ['templates/runtime/server/log.ts', "import { x } from '@modelcontextprotocol/server';"],
   ])('lets %s import what it may', async (file, code) => {
+    expect(await boundaryErrors(file, code)).toEqual([]);
+  });
+
+  it.each([
+    ['templates/runtime/server/mcp-server.ts', "import type { x } from '../code-mode/code-mode.js';"],
+    [
+      'templates/runtime/server/server-core.ts',
+      "import { readCodeSettings as x } from '../code-mode/code-settings.js';",
+    ],
+    ['templates/runtime/transport/web.ts', "const x = await import('../code-mode/code-mode.js');"],
+    [
+      'templates/runtime/server/mcp-server.ts',
+      "export type X = import('../code-mode/quickjs-wasm.js').QuickJsWasm; const x = 1;",
+    ],
+  ])('refuses %s reaching into code-mode/, which only a code-mode project has', async (file, code) => {
+    expect(await boundaryErrors(file, code)).toEqual([
+      'Only a project generated in code mode has code-mode/: take it through server/code-mode-seam.ts (docs/runtime.md).',
+    ]);
+  });
+
+  it.each([
+    ['templates/runtime/code-mode/code-mode-support.ts', "import { x } from './code-mode.js';"],
+    ['templates/runtime/server/mcp-server.ts', "import type { x } from './code-mode-seam.js';"],
+  ])('lets %s take code mode through its seam', async (file, code) => {
     expect(await boundaryErrors(file, code)).toEqual([]);
   });
 });

@@ -3,17 +3,15 @@
 // (dist/lambda.js), are rewritten as bundles of the project's own code. Node's loader resolves, reads and links
 // each module on its own, and the project's ~45 compiled modules cost a cold start about 25 ms; one module graph
 // does not. Packages stay imports, loaded from node_modules as published. The chunks the two entries share, and
-// the parts loaded on first use (HTTP, search, code mode), sit beside them as dist/chunk-*.js, so that
-// `import.meta.url` names the same folder in every module of the project, bundled or not. Code mode's worker
-// thread (src/runtime/code-mode/sandbox-worker.ts) is an entry of its own, dist/sandbox-worker.js: the bundled sandbox
-// finds it beside itself, as the compiled one finds dist/runtime/code-mode/sandbox-worker.js.
+// the parts loaded on first use (HTTP, search), sit beside them as dist/chunk-*.js, so that
+// `import.meta.url` names the same folder in every module of the project, bundled or not.
 import { isAbsolute } from 'node:path';
 
 /** Not a file of this project: a package or a Node builtin. */
 const isPackage = (id) => !id.startsWith('.') && !id.startsWith('\0') && !isAbsolute(id);
 
 export default {
-  input: { index: 'src/index.ts', lambda: 'src/lambda.ts', 'sandbox-worker': 'src/runtime/code-mode/sandbox-worker.ts' },
+  input: { index: 'src/index.ts', lambda: 'src/lambda.ts' },
   platform: 'node',
   external: (id, _importer, isResolved) => !isResolved && isPackage(id),
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunk-[name].js' },

@@ -26,7 +26,9 @@ export function isSecretVariable(v: EnvVarDoc): boolean {
 
 /** The runtime's variables in the table's order, each scheme's credentials after API_BASE_URL. */
 export function environmentVariables(catalog: Catalog): EnvVarDoc[] {
-  const [baseUrl, ...settings] = Object.entries(ENV).map(([name, declared]) => documented(name, declared, catalog));
+  // Code mode's own variables only where code mode is: a project generated in another mode does not carry it.
+  const read = Object.entries(ENV).filter(([, declared]) => catalog.toolMode === 'code' || !declared.codeMode);
+  const [baseUrl, ...settings] = read.map(([name, declared]) => documented(name, declared, catalog));
   return [baseUrl!, ...catalog.securitySchemes.flatMap(schemeVariables), ...settings];
 }
 

@@ -144,7 +144,7 @@ export async function planProject(
   const files: EmittedFile[] = [
     { path: 'package.json', contents: renderTemplate('package.json.hbs', view) },
     { path: 'tsconfig.json', contents: readProjectFile('tsconfig.json') },
-    { path: 'rolldown.config.mjs', contents: readProjectFile('rolldown.config.mjs') },
+    { path: 'rolldown.config.mjs', contents: renderTemplate('rolldown.config.mjs.hbs', view) },
     { path: '.gitignore', contents: readProjectFile('gitignore') },
     { path: '.env.example', contents: renderTemplate('env.example.hbs', view) },
     { path: 'README.md', contents: renderTemplate('README.md.hbs', view) },
@@ -160,7 +160,7 @@ export async function planProject(
     { path: 'src/server.ts', contents: renderTemplate('src/server.ts.hbs', view) },
     { path: 'src/tools.ts', contents: toolNamesModule(tools, header) },
     { path: SEARCH_INDEX_FILE, contents: searchIndexFile(api, tools, browse) },
-    ...runtimeFiles(),
+    ...runtimeFiles(toolMode.mode === 'code'),
     ...publishFiles({ api, tools, catalog, envVars, view }),
     ...deployTargetFiles(view),
     ...extras.files,
@@ -184,12 +184,20 @@ function docPages(codeMode: boolean): string[] {
   ];
 }
 
-/** The runtime, copied byte for byte: it is type-checked and tested in the generator's own repo. */
-function runtimeFiles(): EmittedFile[] {
+/** The runtime's folder that only a project generated in code mode carries, with QuickJS and sucrase. */
+const CODE_MODE_FOLDER = 'code-mode/';
+
+/**
+ * The runtime, copied byte for byte: it is type-checked and tested in the generator's own repo. Code mode's
+ * folder only in a project generated for it: the rest of the runtime never imports it (the project's entry
+ * hands it to the server), so a project without it builds, and carries none of its dependencies.
+ */
+function runtimeFiles(codeMode: boolean): EmittedFile[] {
   const dir = join(packageRoot(), 'templates', 'runtime');
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
     .map((f) => f.split(sep).join('/'))
+    .filter((f) => codeMode || !f.startsWith(CODE_MODE_FOLDER))
     .sort(codePointCompare)
     .map((f) => ({ path: `src/runtime/${f}`, contents: readFileSync(join(dir, f), 'utf8') }));
 }

@@ -3,7 +3,8 @@
  * MCP_TOOL_MODE overrides the generated mode, and long tool lists are paged. Every operation stays callable
  * through call_operation with the same validation and the same HTTP request as the direct tool.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -156,6 +157,20 @@ describe('mode overrides and paging', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('MCP_TOOL_MODE=code stops the start of a project generated without code mode, saying to regenerate', async () => {
+    // The project carries no code mode at all (test/src/emit/plan.test.ts): it built, and refuses at once.
+    expect(existsSync(join(project.dir, 'src', 'runtime', 'code-mode'))).toBe(false);
+    const started = spawnSync(process.execPath, [project.entry], {
+      env: { PATH: process.env['PATH'], API_BASE_URL: `${upstream.url}/v1`, MCP_TOOL_MODE: 'code' },
+      input: '',
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(started.status).toBe(1);
+    expect(started.stderr).toContain('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
+    expect(started.stderr).toContain('Regenerate it with --tool-mode code');
   });
 });
 

@@ -3,6 +3,7 @@
  * JSON-RPC posts reach it without a socket, and its upstream is a fetch that records every request.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { codeModeSupport } from '../../templates/runtime/code-mode/code-mode-support.js';
 import { createServer } from '../../templates/runtime/server/create-server.js';
 import type { McpEndpoint } from '../../templates/runtime/transport/http-server.js';
 import { MODERN_META } from './raw-stdio.js';
@@ -36,7 +37,8 @@ export async function serveInProcess(
   env: Record<string, string>,
   upstream: RecordingFetch,
 ): Promise<InProcessServer> {
-  const server = await createServer({ catalogUrl, env, fetch: upstream.fetch });
+  // Code mode handed in as a project generated for it does (src/server.ts); a catalog in another mode ignores it.
+  const server = await createServer({ catalogUrl, env, fetch: upstream.fetch, codeMode: codeModeSupport() });
   const endpoint = await server.endpoint();
   const fetchEndpoint = (url: string | URL | Request, init?: RequestInit) => endpoint.fetch(new Request(url, init));
   const client = new Client(

@@ -7,7 +7,7 @@
  */
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { CatalogTool } from '../contract/catalog.js';
-import { CODE_EXECUTE_TOOL, CODE_SEARCH_TOOL } from '../contract/code-definitions.js';
+import { CODE_EXECUTE_TOOL, CODE_SEARCH_TOOL, type DeclarationsFile } from '../contract/code-definitions.js';
 import type { ProgramConfirmation } from './code-confirm.js';
 import { MAX_COMPUTE_MS, type CodeSettings } from '../contract/code-limits.js';
 import { decideApiCall } from '../contract/code-policy.js';
@@ -21,12 +21,6 @@ import type { QuickJsWasm } from './quickjs-wasm.js';
 
 import type { OperationSearch } from '../search/search.js';
 import type { ToolRegistry } from '../server/tool-registry.js';
-
-/** code-declarations.json: per operation name, its declaration as a method of `api`. */
-export interface DeclarationsFile {
-  format: 1;
-  declarations: Record<string, string>;
-}
 
 export interface CodeToolContext {
   registry: ToolRegistry;

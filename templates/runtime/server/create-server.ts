@@ -16,7 +16,8 @@ import { readDataAhead, readJsonFile } from './data-file.js';
 import type { RuntimeConfig } from './config.js';
 import type { Logger } from './log.js';
 import type { SearchIndexFile } from '../search/search.js';
-import type { DeclarationsFile } from '../code-mode/code-mode.js';
+import type { DeclarationsFile } from '../contract/code-definitions.js';
+import type { CodeModeSupport } from './code-mode-seam.js';
 import { readEnv } from '../contract/environment.js';
 import { buildServerCore, lazy } from './server-core.js';
 import { startStdio } from '../transport/stdio.js';
@@ -37,6 +38,8 @@ export interface CreateServerOptions extends Extensions {
   hooks?: Hooks;
   /** Overrides HOST and PORT for `listen()`. */
   http?: { port?: number; host?: string };
+  /** Code mode, in a project generated with `--tool-mode code` (its src/server.ts passes it). */
+  codeMode?: CodeModeSupport;
 }
 
 export interface GeneratedServer {
@@ -60,6 +63,7 @@ export async function createServer(options: CreateServerOptions): Promise<Genera
     {
       catalog: await (options.catalogBytes ?? readDataAhead(catalogUrl)),
       searchIndex: () => readJsonFile<SearchIndexFile>(new URL('search-index.json', catalogUrl)),
+      // Read only in code mode (the file exists only in a project generated for it).
       declarations: () => readJsonFile<DeclarationsFile>(new URL('code-declarations.json', catalogUrl)),
       projectFile: (file) => readFile(new URL(file, catalogUrl), 'utf8'),
     },

@@ -158,9 +158,9 @@ describe('createServer', () => {
     expect(quiet.lines.filter((l) => l.includes('MCP_SIGNING_KEY'))).toEqual([]);
   });
 
-  it('refuses MCP_TOOL_MODE=code in a project generated in another mode (it has no declarations)', async () => {
+  it('refuses MCP_TOOL_MODE=code in a project generated in another mode, saying to regenerate', async () => {
     await expect(createServer({ catalogUrl, env: { MCP_TOOL_MODE: 'code' } })).rejects.toThrow(
-      'MCP_TOOL_MODE=code needs a project generated with --tool-mode code',
+      /^MCP_TOOL_MODE=code needs a project generated with --tool-mode code: .* Regenerate it with --tool-mode code/,
     );
   });
 

@@ -15,12 +15,13 @@ const RUNTIME = join(REPO_ROOT, 'templates', 'runtime');
 /** The generated project's page with the environment table. */
 const ENV_PAGE = 'docs/environment.md';
 
-async function generated(spec: string): Promise<(path: string) => string> {
+async function generated(spec: string, toolMode?: 'code'): Promise<(path: string) => string> {
   const result: GenerateResult = await generate({
     spec: join(REPO_ROOT, 'fixtures', 'specs', spec),
     out: '/nonexistent/otm-env-vars',
     validate: false,
     write: false,
+    ...(toolMode ? { toolMode } : {}),
   });
   return (path) => result.files.find((f) => f.path === path)!.contents;
 }
@@ -48,8 +49,9 @@ describe.each(['petstore.yaml', 'features/auth.yaml', 'features/no-servers.yaml'
     const file = await generated(spec);
     const rows = tableRows(file(ENV_PAGE));
     expect(envExampleEntries(file('.env.example'))).toEqual(rows);
-    const table = Object.keys(ENV);
-    // The runtime's table in its order, with the API's own credentials after API_BASE_URL.
+    const declaredAll: Record<string, EnvVariable<unknown>> = ENV;
+    const table = Object.keys(ENV).filter((name) => !declaredAll[name]!.codeMode);
+    // The runtime's table in its order (code mode's own not in a project without it), the credentials after API_BASE_URL.
     expect(rows.map((r) => r.name).filter((name) => table.includes(name))).toEqual(table);
     const registry = (
       JSON.parse(file('server.json')) as {
@@ -75,6 +77,24 @@ it('says each default the table declares, in docs/environment.md', async () => {
   expect(said('MCP_ALLOWED_HOSTS')).toContain('(default: localhost names only)');
   expect(said('API_BASE_URL')).toBe('Upstream base URL (default https://petstore3.swagger.io/api/v3).');
   expect(said('MCP_TOOL_MODE')).toContain('(default all)');
+});
+
+it("documents code mode's variables only in a project generated in code mode, which has it", async () => {
+  const declared: Record<string, EnvVariable<unknown>> = ENV;
+  const codeModeOnly = Object.keys(ENV).filter((name) => declared[name]!.codeMode);
+  expect(codeModeOnly).toHaveLength(7);
+  const names = (page: string) => tableRows(page).map((r) => r.name);
+  const [inCode, inAll] = await Promise.all([generated('petstore.yaml', 'code'), generated('petstore.yaml')]);
+  expect(names(inCode(ENV_PAGE))).toEqual(expect.arrayContaining(codeModeOnly));
+  expect(names(inAll(ENV_PAGE)).filter((name) => name.startsWith('MCP_CODE_'))).toEqual([]);
+  expect(inAll('.env.example')).not.toContain('MCP_CODE_');
+  expect(inAll('server.json')).not.toContain('MCP_CODE_');
+  const toolMode = (file: (path: string) => string) =>
+    tableRows(file(ENV_PAGE)).find((r) => r.name === 'MCP_TOOL_MODE');
+  expect(toolMode(inAll)?.description).toMatch(
+    /^all, dynamic or hybrid: .*code needs a project generated with --tool-mode code/,
+  );
+  expect(toolMode(inCode)?.description).toMatch(/^all, dynamic, hybrid or code: /);
 });
 
 it('requires API_BASE_URL exactly when the spec names no usable server', async () => {

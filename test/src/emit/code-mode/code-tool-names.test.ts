@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../../../src/pipeline.js';
+import { codeModeSupport } from '../../../../templates/runtime/code-mode/code-mode-support.js';
 import { createServer } from '../../../../templates/runtime/server/create-server.js';
 import type { ExtraTool } from '../../../../templates/runtime/extend/extensions.js';
 
@@ -62,9 +63,10 @@ describe("an owner's tool named like a code tool", () => {
     await generate({ spec, out: join(dir, 'code'), validate: false, toolMode: 'code' });
     await generate({ spec, out: join(dir, 'all'), validate: false, toolMode: 'all' });
     const catalogUrl = (mode: string) => pathToFileURL(join(dir, mode, 'catalog.json'));
-    await expect(createServer({ catalogUrl: catalogUrl('code'), env: {}, tools: [tool('execute')] })).rejects.toThrow(
-      'extension tool execute: a generated tool already has this name',
-    );
+    const codeMode = codeModeSupport();
+    await expect(
+      createServer({ catalogUrl: catalogUrl('code'), env: {}, tools: [tool('execute')], codeMode }),
+    ).rejects.toThrow('extension tool execute: a generated tool already has this name');
     await expect(
       createServer({ catalogUrl: catalogUrl('all'), env: {}, tools: [tool('execute')] }),
     ).resolves.toBeDefined();

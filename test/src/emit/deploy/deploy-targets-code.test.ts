@@ -33,7 +33,9 @@ describe('code mode on the web targets', () => {
     const data = code.get('src/worker-data.js')!;
     expect(data).toContain("import declarations from '../code-declarations.json';");
     expect(data).toContain("import quickJsWasm from '@jitl/quickjs-wasmfile-release-sync/wasm';");
-    expect(code.get('src/worker.ts')).toMatch(/declarations: \(\) => declarations,\s+quickJsWasm,/);
+    expect(code.get('src/worker.ts')).toMatch(
+      /declarations: \(\) => declarations,[^]*codeMode: codeModeSupport\(\{ wasm: quickJsWasm \}\)/,
+    );
     const toml = code.get('wrangler.toml')!;
     expect(toml).toContain('"**/code-declarations.json"');
     expect(toml).toMatch(
@@ -42,8 +44,15 @@ describe('code mode on the web targets', () => {
   });
 
   it('a project in another mode has none of it', () => {
-    for (const entry of ['src/deno.ts', 'src/bun.ts', 'src/lambda.ts', 'src/worker.ts', 'src/worker-data.js'])
-      expect(all.get(entry)).not.toMatch(/declarations|quickJs/);
+    for (const entry of [
+      'src/deno.ts',
+      'src/bun.ts',
+      'src/lambda.ts',
+      'src/worker.ts',
+      'src/worker-data.js',
+      'src/web-server.ts',
+    ])
+      expect(all.get(entry)).not.toMatch(/declarations|quickJs|codeMode/);
     expect(all.get('wrangler.toml')).not.toMatch(/CompiledWasm|code-declarations/);
   });
 });

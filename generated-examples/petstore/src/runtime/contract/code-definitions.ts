@@ -10,6 +10,15 @@ export const CODE_SEARCH_TOOL = 'search';
 export const CODE_EXECUTE_TOOL = 'execute';
 export const CODE_TOOL_NAMES: readonly string[] = [CODE_SEARCH_TOOL, CODE_EXECUTE_TOOL];
 
+/**
+ * code-declarations.json, which the generator writes for a project generated in code mode: per operation name,
+ * its declaration as a method of `api`. Here, not in code-mode/, because the server core hands it over as data.
+ */
+export interface DeclarationsFile {
+  format: 1;
+  declarations: Record<string, string>;
+}
+
 /** Longest API title the two tools repeat: the listing stays the same size whatever the spec says. */
 const MAX_TITLE_CHARS = 60;
 

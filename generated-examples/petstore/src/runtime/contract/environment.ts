@@ -44,6 +44,8 @@ export interface EnvVariable<T> {
   endpoint?: true;
   /** Required when this says so (API_BASE_URL when the spec names no usable server). */
   required?: (catalog: CatalogHeader) => boolean;
+  /** Read by code mode only: documented only in a project generated with `--tool-mode code`, which has it. */
+  codeMode?: true;
 }
 
 const variable = <T>(declared: EnvVariable<T>): EnvVariable<T> => declared;
@@ -178,8 +180,10 @@ export const ENV = {
   MCP_TOOL_MODE: variable<ToolMode | undefined>({
     parse: oneOf(TOOL_MODES),
     default: undefined,
-    description:
-      'all, dynamic, hybrid or code: overrides the tool mode chosen at generation (code only in a project generated with --tool-mode code).',
+    description: (c) =>
+      c.toolMode === 'code'
+        ? 'all, dynamic, hybrid or code: overrides the tool mode chosen at generation.'
+        : 'all, dynamic or hybrid: overrides the tool mode chosen at generation (code needs a project generated with --tool-mode code).',
     defaultDoc: (c) => c.toolMode,
     example: (c) => c.toolMode,
   }),
@@ -190,6 +194,7 @@ export const ENV = {
     description:
       'Code mode: which operations `api.*` may call: read (read-only ones), write (also writes that are not destructive) or destructive (every one).',
     defaultDoc: (c) => c.codeMode?.allow ?? CODE_MODE_DEFAULTS.allow,
+    codeMode: true,
     example: (c) => c.codeMode?.allow ?? CODE_MODE_DEFAULTS.allow,
   }),
   MCP_CODE_TIMEOUT_MS: variable<number | undefined>({
@@ -197,6 +202,7 @@ export const ENV = {
     default: undefined,
     description: 'Code mode: wall time of one `execute` program in milliseconds, its API calls included.',
     defaultDoc: (c) => String(c.codeMode?.timeoutMs ?? CODE_MODE_DEFAULTS.timeoutMs),
+    codeMode: true,
     example: (c) => String(c.codeMode?.timeoutMs ?? CODE_MODE_DEFAULTS.timeoutMs),
   }),
   MCP_CODE_MEMORY_MB: variable<number | undefined>({
@@ -204,6 +210,7 @@ export const ENV = {
     default: undefined,
     description: "Code mode: memory one program's sandbox may allocate, in MiB.",
     defaultDoc: (c) => String(c.codeMode?.memoryMb ?? CODE_MODE_DEFAULTS.memoryMb),
+    codeMode: true,
     example: (c) => String(c.codeMode?.memoryMb ?? CODE_MODE_DEFAULTS.memoryMb),
   }),
   MCP_CODE_MAX_CALLS: variable<number | undefined>({
@@ -211,6 +218,7 @@ export const ENV = {
     default: undefined,
     description: 'Code mode: `api.*` calls one program may make.',
     defaultDoc: (c) => String(c.codeMode?.maxCalls ?? CODE_MODE_DEFAULTS.maxCalls),
+    codeMode: true,
     example: (c) => String(c.codeMode?.maxCalls ?? CODE_MODE_DEFAULTS.maxCalls),
   }),
   MCP_CODE_MAX_RESULT_BYTES: variable<number | undefined>({
@@ -218,6 +226,7 @@ export const ENV = {
     default: undefined,
     description: 'Code mode: bytes of what a program returns (and logs) before truncation.',
     defaultDoc: (c) => String(c.codeMode?.maxResultBytes ?? CODE_MODE_DEFAULTS.maxResultBytes),
+    codeMode: true,
     example: (c) => String(c.codeMode?.maxResultBytes ?? CODE_MODE_DEFAULTS.maxResultBytes),
   }),
   MCP_CODE_MAX_PROGRAM_BYTES: variable<number | undefined>({
@@ -225,6 +234,7 @@ export const ENV = {
     default: undefined,
     description: "Code mode: bytes of a program's text; a longer one is refused before it is parsed.",
     defaultDoc: (c) => String(c.codeMode?.maxProgramBytes ?? CODE_MODE_DEFAULTS.maxProgramBytes),
+    codeMode: true,
     example: (c) => String(c.codeMode?.maxProgramBytes ?? CODE_MODE_DEFAULTS.maxProgramBytes),
   }),
   MCP_CODE_MAX_PROGRAMS: variable<number | undefined>({
@@ -232,6 +242,7 @@ export const ENV = {
     default: undefined,
     description: 'Code mode: programs running at once in one server process; one more is refused and may be retried.',
     defaultDoc: (c) => String(c.codeMode?.maxPrograms ?? CODE_MODE_DEFAULTS.maxPrograms),
+    codeMode: true,
     example: (c) => String(c.codeMode?.maxPrograms ?? CODE_MODE_DEFAULTS.maxPrograms),
   }),
   MCP_CLIENT_PROFILE: variable({

@@ -26,8 +26,8 @@ import { META_TOOL_NAMES, metaInstructions, SEARCH_TOOL } from '../contract/meta
 import { CODE_EXECUTE_TOOL, CODE_TOOL_NAMES, codeInstructions } from '../contract/code-definitions.js';
 import { directCallRefusal, programsMayAsk } from '../contract/code-policy.js';
 import type { CodeSettings } from '../contract/code-limits.js';
-import type { DeclarationsFile } from '../code-mode/code-mode.js';
-import type { QuickJsWasm } from '../code-mode/quickjs-wasm.js';
+import type { DeclarationsFile } from '../contract/code-definitions.js';
+import type { CodeModeSupport } from './code-mode-seam.js';
 import type { ListedTool } from '../contract/listing.js';
 import { decodeArguments, unparsedHint, type DecodedArguments } from './decode-arguments.js';
 import { argumentsTooDeep } from '../contract/message-limits.js';
@@ -65,8 +65,11 @@ export interface ServeOptions {
   profiles?: ProfileChoice;
   /** The owner's own tools, resources and prompts (extensions.ts). */
   extensions?: ServedExtensions;
-  /** Code mode's limits and write policy, and its declarations file (read on the first search). */
-  code?: { settings: CodeSettings; declarations: () => Promise<DeclarationsFile>; wasm?: QuickJsWasm };
+  /**
+   * In code mode: its tools' handlers (handed in by the project's entry), its limits and write policy, and its
+   * declarations file (read on the first search).
+   */
+  code?: { support: CodeModeSupport; settings: CodeSettings; declarations: () => Promise<DeclarationsFile> };
   /** Signs confirmation states and response links (MCP_SIGNING_KEY); absent: a random key for this factory. */
   signingKey?: Uint8Array | string;
   /** Records the confirmation states used (state-store.ts); absent: this factory's memory. */
@@ -212,18 +215,15 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
         return callTool(deps, operation, outcome.proceed, ctx.mcpReq.signal, callerHeaders);
       };
       if (meta && options.code && CODE_TOOL_NAMES.includes(name)) {
-        const [{ handleCodeTool }, { programConfirmation }] = await Promise.all([
-          import('../code-mode/code-mode.js'),
-          import('../code-mode/code-confirm.js'),
-        ]);
-        const confirmation = programConfirmation(confirm, confirmPolicy, ctx, server, programConfirmed);
-        return handleCodeTool(name, args, {
+        const { support, settings, declarations } = options.code;
+        return support.callTool(name, args, {
           registry: deps.registry,
           search: options.searchIndex,
-          ...options.code,
+          settings,
+          declarations,
           callOperation: (tool, operationArgs, signal) => callTool(deps, tool, operationArgs, signal, callerHeaders),
           signal: ctx.mcpReq.signal,
-          ...(confirmation ? { confirmation } : {}),
+          confirm: { gate: confirm, policy: confirmPolicy, ctx, server, confirmedByArgument: programConfirmed },
         });
       }
       if (meta) {

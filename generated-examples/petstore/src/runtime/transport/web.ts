@@ -10,10 +10,10 @@ import type { Extensions } from '../extend/extensions.js';
 import { EndpointAuthConfigError } from '../endpoint-auth/endpoint-auth.js';
 import type { Hooks } from '../extend/hooks.js';
 import { consoleSink, type Logger } from '../server/log.js';
-import type { DeclarationsFile } from '../code-mode/code-mode.js';
+import type { DeclarationsFile } from '../contract/code-definitions.js';
+import type { CodeModeSupport } from '../server/code-mode-seam.js';
 import type { RuntimeConfig } from '../server/config.js';
 import { dataBytes } from '../server/data-text.js';
-import type { QuickJsWasm } from '../code-mode/quickjs-wasm.js';
 import type { SearchIndexFile } from '../search/search.js';
 import { buildServerCore } from '../server/server-core.js';
 import type { RedisStateLoader } from '../state/state-store.js';
@@ -31,10 +31,10 @@ export interface WebServerOptions extends Extensions {
   /** code-declarations.json, in a project generated in code mode: asked for on the first code-mode search. */
   declarations?: () => JsonData<DeclarationsFile> | Promise<JsonData<DeclarationsFile>>;
   /**
-   * Code mode's QuickJS, compiled: on Workers, the `.wasm` imported as a module (worker-data.js). Elsewhere
-   * absent: the sandbox reads the file from its package.
+   * Code mode, in a project generated with `--tool-mode code` (src/web-server.ts passes it; on Workers with
+   * QuickJS compiled by wrangler, worker-data.js). Absent: MCP_TOOL_MODE=code stops the start.
    */
-  quickJsWasm?: QuickJsWasm;
+  codeMode?: CodeModeSupport;
   /** Reads a project file by its path relative to catalog.json (the API description resources); absent: not served. */
   projectFile?: (file: string) => Promise<string>;
   /**
@@ -77,7 +77,6 @@ export async function createWebServer(options: WebServerOptions): Promise<WebSer
       searchIndex: async () => parsedJson(await options.searchIndex()),
       ...(options.projectFile ? { projectFile: options.projectFile } : {}),
       ...(declarations ? { declarations: async () => parsedJson(await declarations()) } : {}),
-      ...(options.quickJsWasm ? { quickJsWasm: options.quickJsWasm } : {}),
     },
     { ...options, env, fetch: upstreamFetch, logSink: consoleSink },
   );

@@ -11,9 +11,8 @@ import { apiPrimitives } from '../primitives/api-primitives.js';
 import { primitiveListings, type CatalogChanges } from '../reload/catalog-changes.js';
 import type { CatalogHeader, ToolMode } from '../contract/catalog.js';
 import type { CallDeps } from './call-tool.js';
-import type { DeclarationsFile } from '../code-mode/code-mode.js';
-import { CODE_TOOL_NAMES } from '../contract/code-definitions.js';
-import { readCodeSettings } from '../code-mode/code-settings.js';
+import { CODE_TOOL_NAMES, type DeclarationsFile } from '../contract/code-definitions.js';
+import type { CodeModeSupport } from './code-mode-seam.js';
 import { assertUpstreamTlsApplies, readConfig, type RuntimeConfig } from './config.js';
 import type { UpstreamTls } from '../upstream/http-client.js';
 import { MIN_KEY_BYTES } from '../confirm/confirm.js';
@@ -22,7 +21,6 @@ import { serveExtensions, type Extensions } from '../extend/extensions.js';
 import type { Hooks } from '../extend/hooks.js';
 import { createLogger, redactingLogger, type Logger, type LogSink } from './log.js';
 import { readProfileChoice, type ProfileChoice } from '../contract/profiles/profiles.js';
-import type { QuickJsWasm } from '../code-mode/quickjs-wasm.js';
 import { serverRedactionForms } from '../redaction/redact.js';
 import { createResponseLinker } from '../primitives/response-links.js';
 import type { SearchIndexFile } from '../search/search.js';
@@ -63,6 +61,11 @@ export interface CoreOptions extends Extensions {
   jsonSchemaValidator?: jsonSchemaValidator;
   /** Loads the Redis store where the target can run its client; absent: MCP_STATE_URL stops the start. */
   loadRedisState?: RedisStateLoader;
+  /**
+   * Code mode, handed in by the entry of a project generated with `--tool-mode code` (code-mode-seam.ts);
+   * absent: the project has no code mode, and MCP_TOOL_MODE=code stops the start.
+   */
+  codeMode?: CodeModeSupport;
 }
 
 export interface ServerData {
@@ -74,8 +77,6 @@ export interface ServerData {
   projectFile?: (file: string) => Promise<string>;
   /** code-declarations.json (in a project generated in code mode), read on the first code-mode search. */
   declarations?: () => DeclarationsFile | Promise<DeclarationsFile>;
-  /** Code mode's compiled sandbox, where the runtime cannot load it from its package (Workers). */
-  quickJsWasm?: QuickJsWasm;
 }
 
 export interface ServerCore {
@@ -199,7 +200,7 @@ function catalogState(data: ServerData, parts: ProcessParts): CatalogState {
     // In code mode an owner's tool named `search` or `execute` would hide one of the two tools.
     mode === 'code' ? [...registry.names(), ...CODE_TOOL_NAMES] : registry.names(),
   );
-  const code = mode === 'code' ? codeMode(data, catalog, env) : undefined;
+  const code = mode === 'code' ? codeMode(data, catalog, env, options.codeMode) : undefined;
   const searchIndex = lazy(async () =>
     (await import('../search/search.js')).OperationSearch.load(await data.searchIndex()),
   );
@@ -248,17 +249,29 @@ function announce(state: CatalogState, { config, log }: ProcessParts): void {
   log.debug('tool mode', { mode: state.mode, tools: size, extensionTools: state.stdio.extensions.tools.size });
 }
 
-/** Code mode's settings and declarations; refused where they cannot be served. */
-function codeMode(data: ServerData, catalog: CatalogHeader, env: NodeJS.ProcessEnv): NonNullable<ServeOptions['code']> {
-  // code-declarations.json is written only for a project generated in code mode (it is large on a large API).
+/** Code mode's handlers, settings and declarations; refused, at start, where they cannot be served. */
+function codeMode(
+  data: ServerData,
+  catalog: CatalogHeader,
+  env: NodeJS.ProcessEnv,
+  support: CodeModeSupport | undefined,
+): NonNullable<ServeOptions['code']> {
+  // A project generated in another mode carries neither code mode's files nor its dependencies (QuickJS, sucrase),
+  // and no code-declarations.json (large on a large API): only a regeneration can add them.
   if (catalog.toolMode !== 'code')
-    throw new Error('MCP_TOOL_MODE=code needs a project generated with --tool-mode code');
-  const { declarations, quickJsWasm } = data;
+    throw new Error(
+      'MCP_TOOL_MODE=code needs a project generated with --tool-mode code: this one was generated without code mode, so it has neither its sandbox nor its dependencies. Regenerate it with --tool-mode code, or set MCP_TOOL_MODE to all, dynamic or hybrid.',
+    );
+  if (!support)
+    throw new Error(
+      'this catalog is in code mode, but the server was given no `codeMode`: pass `codeMode: codeModeSupport()` (src/runtime/code-mode/code-mode-support.ts), as the generated src/server.ts does',
+    );
+  const { declarations } = data;
   if (!declarations) throw new Error('code mode needs code-declarations.json: pass `declarations` to the server');
   return {
-    settings: readCodeSettings(env, catalog),
+    support,
+    settings: support.readSettings(env, catalog),
     declarations: lazy(async () => declarations()),
-    ...(quickJsWasm ? { wasm: quickJsWasm } : {}),
   };
 }
 
