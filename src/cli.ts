@@ -57,7 +57,7 @@ function printSummary(result: GenerateResult): void {
     `  operations ${s.operations}, tools ${s.tools}, skipped ${s.skipped.length}, warnings ${s.warnings}`,
     ...s.skipped.map((x) => `  skipped ${x.operation}: ${x.reason}`),
     `  tool mode ${s.toolMode.mode} (${s.toolMode.reason})`,
-    `  tools/list: ${surface.tools} tools, ${surface.listBytes} bytes, ${surface.listTokens} tokens (o200k_base), ${surface.tokensPerTool} per tool`,
+    `  tools/list: ${surface.tools} tools, ${surface.listBytes} bytes, ${surface.listTokens} tokens (o200k_base), ${surface.tokensPerTool} per tool; ${surface.modelTokens} tokens as a model reads them (Claude Code)`,
   ];
   if (surface.clientLimitsExceeded.length > 0)
     out.push(`  ${surface.tools} tools is more than these clients load: ${surface.clientLimitsExceeded.join(', ')}`);

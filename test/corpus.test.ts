@@ -81,13 +81,17 @@ describe.skipIf(manifest.length === 0)('real-world corpus', () => {
       const ajv = strictAjv();
       for (const format of customFormats(catalog)) if (!ajv.formats[format]) ajv.addFormat(format, true);
       const failures: string[] = [];
-      for (const tool of catalog.tools) {
-        const schema = assembleInputSchema(tool, catalog.defs);
-        if (schema['type'] !== 'object') failures.push(`${tool.name}: root is not an object`);
+      // Each input schema, and each compact one a hybrid listing shows instead (src/schema/compact-schema.ts).
+      const schemas = catalog.tools.flatMap((tool) => [
+        { name: tool.name, schema: assembleInputSchema(tool, catalog.defs) },
+        ...(tool.compactInputSchema ? [{ name: `${tool.name} (compact)`, schema: tool.compactInputSchema }] : []),
+      ]);
+      for (const { name: tool, schema } of schemas) {
+        if (schema['type'] !== 'object') failures.push(`${tool}: root is not an object`);
         try {
           ajv.compile(schema);
         } catch (error) {
-          failures.push(`${tool.name}: ${(error as Error).message.slice(0, 200)}`);
+          failures.push(`${tool}: ${(error as Error).message.slice(0, 200)}`);
         }
         ajv.removeSchema();
       }

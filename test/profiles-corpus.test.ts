@@ -2,14 +2,16 @@
  * Every public spec in ../shared/specs listed as each known client would be (by its clientInfo name, through
  * the server's own profile choice), every listed tool checked by an independent checker of that host's rules
  * (test/helpers/host-rules.ts), and the tool count within the host's cap, in the generated default mode and in
- * mode `all`. Every tool of the catalog, lowered for each profile whether or not its listing shows it, passes too.
+ * mode `all`. Every tool of the catalog, lowered for each profile whether or not its listing shows it, passes too,
+ * and so does every compact input schema (src/schema/compact-schema.ts) a hybrid listing shows. What the model
+ * reads of the default listing as Claude Code lists it fits the listing budget (src/emit/search/tool-modes.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/pipeline.js';
 import type { Catalog } from '../templates/runtime/contract/catalog.js';
-import { listAllTools } from '../templates/runtime/contract/listing.js';
+import { listAllTools, listedInputSchema, listedTool } from '../templates/runtime/contract/listing.js';
 import { lowerTool, profileTools } from '../templates/runtime/contract/profiles/profile-listing.js';
 import {
   KNOWN_CLIENTS,
@@ -18,6 +20,9 @@ import {
   readProfileChoice,
 } from '../templates/runtime/contract/profiles/profiles.js';
 import { REPO_ROOT } from './helpers/generated-project.js';
+import { LISTING_TOKEN_BUDGET } from '../src/emit/search/tool-modes.js';
+import { modelTokens } from '../src/report/model-listing.js';
+import { tokenCounter } from '../src/report/tokens.js';
 import { HOST_TOOL_CAPS, hostViolations, type Host } from './helpers/host-rules.js';
 
 const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
@@ -48,13 +53,25 @@ describe.skipIf(manifest.length === 0)('every public spec, as each known client 
         }
       }
     }
+    // The compact input schemas of core tools too, which a hybrid listing shows instead of the whole ones.
+    const compacted = catalog.tools.flatMap((tool) =>
+      tool.compactInputSchema ? [listedTool(tool, listedInputSchema(tool, catalog.defs, true))] : [],
+    );
     for (const profile of Object.values(PROFILES)) {
       if (profile.name === 'full') continue;
-      for (const tool of listAllTools(catalog)) {
+      for (const tool of [...listAllTools(catalog), ...compacted]) {
         for (const v of hostViolations(profile.name, lowerTool(tool, profile).tool.inputSchema))
           failures.push(`${profile.name} ${tool.name}: ${v}`);
       }
     }
     expect(failures.slice(0, 20)).toEqual([]);
+    // What the model reads of the default listing, as Claude Code lists it, fits the listing budget.
+    const { tools } = profileTools(catalog, catalog.toolMode, PROFILES.claude);
+    expect(
+      modelTokens(
+        tools.map((t) => t.tool),
+        await tokenCounter(),
+      ),
+    ).toBeLessThanOrEqual(LISTING_TOKEN_BUDGET);
   });
 });

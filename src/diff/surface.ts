@@ -45,6 +45,7 @@ const DEFINITION_FIELDS = [
   'description',
   'fullDescription',
   'annotations',
+  'compactInputSchema',
   'outputSchema',
   'wrapOutput',
   'request',
@@ -56,6 +57,8 @@ const DEFINITION_FIELDS = [
 const PART_OF_FIELD: Partial<Record<(typeof DEFINITION_FIELDS)[number], string>> = {
   wrapOutput: 'outputSchema',
   fullDescription: 'description',
+  // What a hybrid listing shows of the input: the tool joined or left the core, or its schema changed.
+  compactInputSchema: 'listed input',
 };
 
 export function diffSurface(before: Generation, after: Generation): SurfaceDiff {

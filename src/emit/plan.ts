@@ -25,6 +25,8 @@ import { readProjectFile, renderTemplate } from './templates.js';
 import { GENERATED_DEPENDENCIES } from './versions.js';
 import { chooseToolMode, ModeAllListing, searchIndexFile, type ToolModeChoice } from './search/tool-modes.js';
 import { chooseCore } from './search/hybrid-core.js';
+import { CompactSchemas, coreBudget } from './search/listing-budget.js';
+import { tokenCounter } from '../report/tokens.js';
 import { browseGroups } from './search/browse-groups.js';
 import type { PublishConfig } from '../config/types.js';
 import { publishFiles, publishView } from './deploy/publish.js';
@@ -78,9 +80,11 @@ export async function planProject(
     ...(primitives?.confirm ? { confirm: primitives.confirm } : {}),
   });
   const listed = new ModeAllListing(inModeAll);
-  const toolMode = chooseToolMode(options.toolMode, coreNamed, listed);
+  const count = await tokenCounter();
+  const toolMode = chooseToolMode(options.toolMode, coreNamed, listed, () => listed.modelTokens(count));
   // Always chosen: a server generated in mode all still lists the core to a client whose tool cap it exceeds.
-  const core = chooseCore(tools, options.core, options.coreTags);
+  const compact = new CompactSchemas(inModeAll);
+  const core = chooseCore(tools, options.core, options.coreTags, coreBudget(inModeAll, compact, count));
   const extras = primitivesOutput(
     primitives,
     api,
@@ -92,6 +96,7 @@ export async function planProject(
   );
   const catalog: Catalog = {
     ...inModeAll,
+    tools: compact.withCompactSchemas(inModeAll.tools, core),
     toolMode: toolMode.mode,
     core,
     ...extras.catalog,

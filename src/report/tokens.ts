@@ -26,6 +26,13 @@ export async function countListTokens(text: string): Promise<number> {
   return (await encoding).countTokens(text, { disallowedSpecial: new Set() });
 }
 
+/** The same count, synchronous once the encoding is loaded (for choices that weigh many small texts). */
+export async function tokenCounter(): Promise<(text: string) => number> {
+  encoding ??= loadEncoding();
+  const loaded = await encoding;
+  return (text) => loaded.countTokens(text, { disallowedSpecial: new Set() });
+}
+
 async function loadEncoding(): Promise<Encoding> {
   if (!existsSync(PREBUILT_RANKS))
     throw new Error(`openapi-to-mcp: ${PREBUILT_RANKS} is missing; run \`npm run build\``);

@@ -12,6 +12,9 @@
  * and update operations (the simplest path for each: fewest parameters, then shortest), until the core is
  * full. A resource with no list or create of its own at that place borrows one of the same name elsewhere
  * (GitHub lists repositories at `/user/repos`, not at `/repos`).
+ *
+ * The default core also fits a token budget (`CoreBudget`: what the model reads of the listing, less the
+ * meta-tools'): a tool that would pass what is left is skipped, and the ones after it still get their chance.
  */
 import type { ToolModel } from '../../ir/types.js';
 import { isDeprecated } from '../../tools/deprecation.js';
@@ -24,8 +27,22 @@ type CoreRole = 'list' | 'get' | 'create' | 'update';
 const FIRST_ROLES: readonly CoreRole[] = ['list', 'get', 'create'];
 const LATER_ROLES: readonly CoreRole[] = ['update'];
 const DESCENDANT_WEIGHT = 0.25;
+/** Less budget than this left holds no tool (a name, a one-line description and an empty schema cost about 40). */
+const MIN_TOOL_TOKENS = 40;
 
-export function chooseCore(tools: readonly ToolModel[], names: readonly string[], tags: readonly string[]): string[] {
+/** What each tool costs the listing (by index into `tools`), and how much the core may cost in all. */
+export interface CoreBudget {
+  cost: (index: number) => number;
+  tokens: number;
+}
+
+/** A named core (--core, --core-tag) is the user's choice: it is listed whatever it costs. */
+export function chooseCore(
+  tools: readonly ToolModel[],
+  names: readonly string[],
+  tags: readonly string[],
+  budget?: CoreBudget,
+): string[] {
   if (names.length > 0 || tags.length > 0) {
     const wanted = new Set(names);
     const tagSet = new Set(tags);
@@ -38,7 +55,7 @@ export function chooseCore(tools: readonly ToolModel[], names: readonly string[]
       )
       .map((t) => t.name);
   }
-  return defaultCore(tools, DEFAULT_CORE_SIZE);
+  return defaultCore(tools, DEFAULT_CORE_SIZE, budget);
 }
 
 interface Placed {
@@ -55,7 +72,7 @@ interface Placed {
   params: number;
 }
 
-export function defaultCore(tools: readonly ToolModel[], size: number): string[] {
+export function defaultCore(tools: readonly ToolModel[], size: number, budget?: CoreBudget): string[] {
   const collections = collectionNouns(tools);
   const placed = tools.flatMap((tool, index) => {
     if (isDeprecated(tool)) return [];
@@ -65,13 +82,18 @@ export function defaultCore(tools: readonly ToolModel[], size: number): string[]
   const weight = resourceWeights(placed);
   const resources = [...weight].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([r]) => r);
   const chosen = new Set<number>();
+  let left = budget?.tokens ?? Infinity;
   // Reads and creation on as many resources as fit first; updates only with the room that is left.
-  for (const roles of [FIRST_ROLES, LATER_ROLES]) {
+  filling: for (const roles of [FIRST_ROLES, LATER_ROLES]) {
     for (const resource of resources) {
       for (const role of roles) {
-        if (chosen.size >= size) break;
+        if (chosen.size >= size || left < MIN_TOOL_TOKENS) break filling;
         const best = bestFor(placed, resource, role);
-        if (best) chosen.add(best.index);
+        if (!best || chosen.has(best.index)) continue;
+        const cost = budget ? budget.cost(best.index) : 0;
+        if (cost > left) continue;
+        chosen.add(best.index);
+        left -= cost;
       }
     }
   }

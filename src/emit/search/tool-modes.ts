@@ -3,7 +3,7 @@
  * operation (the hybrid core is chosen in hybrid-core.ts).
  */
 import type { Catalog, ToolMode } from '../../../templates/runtime/contract/catalog.js';
-import { assembleInputSchema, listedTool } from '../../../templates/runtime/contract/listing.js';
+import { assembleInputSchema, listedTool, type ListedTool } from '../../../templates/runtime/contract/listing.js';
 import {
   buildSearchIndex,
   type SearchDocument,
@@ -13,16 +13,22 @@ import type { ApiModel, ToolModel } from '../../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
 import { searchDocuments } from './search-documents.js';
 import { dataJson } from '../data-json.js';
+import { modelToolText } from '../../report/model-listing.js';
 
 /**
- * The default mode lists every operation only when the list fits both a host's tool cap and a model's
- * context. VS Code Copilot and OpenAI's function calling take at most 128 tools (a host with a lower cap,
- * like Cursor's 40, gets the hybrid listing from the server's client profile instead). 400 kB of
- * tools/list is about 100,000 o200k_base tokens (4.0-4.6 bytes per token across ../shared/specs), half of a
- * 200k-token context window: past it, listing every operation leaves a model too little room to work.
+ * The default mode lists every operation only when the list fits both a host's tool cap and the listing
+ * budget. VS Code Copilot and OpenAI's function calling take at most 128 tools (a host with a lower cap, like
+ * Cursor's 40, gets the hybrid listing from the server's client profile instead).
  */
 export const ALL_MODE_MAX_TOOLS = 128;
-export const ALL_MODE_MAX_LIST_BYTES = 400_000;
+
+/**
+ * What the model reads of the default mode's listing, in o200k_base tokens: every listed tool's name,
+ * description and input schema as Claude Code hands them to the model (src/report/model-listing.ts). Every
+ * conversation pays it before its first word, whether it uses the tools or not. Mode `all` is the default only
+ * when the whole list fits; the hybrid core is chosen within it, less the meta-tools' own cost (hybrid-core.ts).
+ */
+export const LISTING_TOKEN_BUDGET = 8_000;
 
 export interface ToolModeChoice {
   mode: ToolMode;
@@ -32,12 +38,14 @@ export interface ToolModeChoice {
 
 /**
  * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else `all` when the full
- * tool list has at most ALL_MODE_MAX_TOOLS tools and ALL_MODE_MAX_LIST_BYTES bytes, `hybrid` when not.
+ * tool list has at most ALL_MODE_MAX_TOOLS tools and what the model reads of it (`modelTokens`) fits
+ * LISTING_TOKEN_BUDGET, `hybrid` when not.
  */
 export function chooseToolMode(
   requested: ToolMode | undefined,
   coreNamed: boolean,
   listed: ModeAllListing,
+  modelTokens: () => number,
 ): ToolModeChoice {
   if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
   if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
@@ -46,23 +54,24 @@ export function chooseToolMode(
       mode: 'hybrid',
       reason: `default: the full tool list (${listed.count} tools) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation`,
     };
-  const bytes = listed.bytes();
-  const size = `${listed.count} tools, ${Math.round(bytes / 1000)} kB`;
-  if (bytes > ALL_MODE_MAX_LIST_BYTES)
+  const tokens = modelTokens();
+  const size = `${listed.count} tools, ${tokens.toLocaleString('en-US')} tokens as a model reads them`;
+  const budget = `${LISTING_TOKEN_BUDGET.toLocaleString('en-US')}-token listing budget`;
+  if (tokens > LISTING_TOKEN_BUDGET)
     return {
       mode: 'hybrid',
-      reason: `default: the full tool list (${size}) is over the ${ALL_MODE_MAX_LIST_BYTES / 1000} kB budget (about 100k tokens); --tool-mode all lists every operation`,
+      reason: `default: the full tool list (${size}) is over the ${budget}; --tool-mode all lists every operation`,
     };
   return {
     mode: 'all',
-    reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and ${ALL_MODE_MAX_LIST_BYTES / 1000} kB`,
+    reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and the ${budget}`,
   };
 }
 
 /**
- * Every tool as tools/list shows it in mode all, each stringified when first asked for (the size rule's input
- * and the surface report's). Past the tool cap the count alone decides the mode and the report needs only the
- * listed core: GitHub's 1,223 entries took 0.1 s to stringify, for a figure nobody read.
+ * Every tool as tools/list shows it in mode all, each stringified when first asked for (the surface report's
+ * input). Past the tool cap the count alone decides the mode and the report needs only the listed core: GitHub's
+ * 1,223 entries took 0.1 s to stringify, for a figure nobody read.
  */
 export class ModeAllListing {
   private readonly entries: Array<string | undefined>;
@@ -75,18 +84,21 @@ export class ModeAllListing {
     return this.entries.length;
   }
 
-  /** The JSON of the `index`th tool's entry. */
-  entry(index: number): string {
-    return (this.entries[index] ??= JSON.stringify(
-      listedTool(this.catalog.tools[index]!, assembleInputSchema(this.catalog.tools[index]!, this.catalog.defs)),
-    ));
+  /** The `index`th tool's entry. */
+  tool(index: number): ListedTool {
+    return listedTool(this.catalog.tools[index]!, assembleInputSchema(this.catalog.tools[index]!, this.catalog.defs));
   }
 
-  /** Bytes of `{"tools":[…]}` with every entry: what a client would receive. */
-  bytes(): number {
-    let bytes = Buffer.byteLength('{"tools":[]}') + Math.max(this.count - 1, 0);
-    for (let i = 0; i < this.count; i++) bytes += Buffer.byteLength(this.entry(i));
-    return bytes;
+  /** The JSON of the `index`th tool's entry. */
+  entry(index: number): string {
+    return (this.entries[index] ??= JSON.stringify(this.tool(index)));
+  }
+
+  /** What the model reads of every entry, in tokens (model-listing.ts). */
+  modelTokens(count: (text: string) => number): number {
+    let total = 0;
+    for (let i = 0; i < this.count; i++) total += count(modelToolText(this.tool(i)));
+    return total;
   }
 }
 

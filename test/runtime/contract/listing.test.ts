@@ -1,6 +1,10 @@
-/** Code mode's tools/list: two tools whose size does not depend on the API, under 1,500 o200k tokens. */
+/**
+ * What tools/list shows per mode (listing.ts): code mode's two tools, whose size does not depend on the API
+ * (under 1,500 o200k tokens); the compact input schemas only where describe_operation is listed too.
+ */
 import { describe, expect, it } from 'vitest';
-import { modeListing } from '../../../templates/runtime/contract/listing.js';
+import type { CatalogTool } from '../../../templates/runtime/contract/catalog.js';
+import { listedInputSchema, modeListing } from '../../../templates/runtime/contract/listing.js';
 import { countListTokens } from '../../../src/report/tokens.js';
 
 describe('code mode listing', () => {
@@ -16,5 +20,35 @@ describe('code mode listing', () => {
       expect(meta.map((t) => t.name)).toEqual(['search', 'execute']);
       expect(await countListTokens(JSON.stringify({ tools: meta }))).toBeLessThanOrEqual(1_500);
     }
+  });
+});
+
+describe('compact input schemas in a listing', () => {
+  const server = { name: 'x', version: '1', title: 'X (MCP)', instructions: '' };
+  const compact = { type: 'object', properties: { body: { type: 'object', description: '(object {a})' } } };
+  const tool = {
+    name: 'op',
+    inputSchema: { type: 'object', properties: { body: { $ref: '#/$defs/A' } } },
+    defs: ['A'],
+    compactInputSchema: compact,
+  } as unknown as CatalogTool;
+  const defs = { A: { type: 'object', properties: { a: { type: 'string' } } } };
+
+  it('are shown where the listing offers describe_operation: hybrid (and dynamic), not all or code', () => {
+    const compactIn = (mode: 'all' | 'hybrid' | 'dynamic' | 'code') =>
+      modeListing({ core: ['op'], server }, ['op'], mode).compact;
+    expect([compactIn('all'), compactIn('hybrid'), compactIn('dynamic'), compactIn('code')]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("are the tool's compact schema when it has one, else its whole schema with the $defs it uses", () => {
+    expect(listedInputSchema(tool, defs, true)).toBe(compact);
+    expect(listedInputSchema(tool, defs, false)).toEqual({ ...tool.inputSchema, $defs: defs });
+    const { compactInputSchema: _c, ...plain } = tool;
+    expect(listedInputSchema(plain, defs, true)).toEqual({ ...tool.inputSchema, $defs: defs });
   });
 });

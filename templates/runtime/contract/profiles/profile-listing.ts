@@ -5,7 +5,7 @@
  */
 import type { Catalog, ToolMode } from '../catalog.js';
 import type { ListedTool, ModeListing } from '../listing.js';
-import { assembleInputSchema, listedTool, modeListing } from '../listing.js';
+import { listedInputSchema, listedTool, modeListing } from '../listing.js';
 import { lowerSchema, RULE_ORDER, type LoweredSchema, type RuleId } from './lower-schema.js';
 import type { ClientProfile } from './profiles.js';
 
@@ -48,7 +48,7 @@ export function profileTools(
   const chosen = profileMode(catalog, names, mode, profile);
   const listed = [
     ...chosen.listing.direct.map((i) =>
-      listedTool(catalog.tools[i]!, assembleInputSchema(catalog.tools[i]!, catalog.defs)),
+      listedTool(catalog.tools[i]!, listedInputSchema(catalog.tools[i]!, catalog.defs, chosen.listing.compact)),
     ),
     ...chosen.listing.meta,
   ];

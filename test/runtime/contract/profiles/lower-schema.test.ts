@@ -170,10 +170,17 @@ describe('lowering rules', () => {
   });
 
   it('object-properties and array-items: every object has properties and every array items', () => {
-    const schema = { type: 'object', properties: { a: { type: 'object' }, b: { type: 'array' } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'object' }, b: { type: 'array' }, c: { type: ['array', 'null'] } },
+    };
     const { schema: out, fired } = lowerSchema(schema, { ...NONE, objectProperties: true, arrayItems: true });
     expect(fired).toEqual(['object-properties', 'array-items']);
-    expect(out['properties']).toEqual({ a: { type: 'object', properties: {} }, b: { type: 'array', items: {} } });
+    expect(out['properties']).toEqual({
+      a: { type: 'object', properties: {} },
+      b: { type: 'array', items: {} },
+      c: { type: ['array', 'null'], items: {} },
+    });
     expect(lowerSchema({ type: 'object' }, { ...NONE, objectProperties: true }).schema).toEqual({
       type: 'object',
       properties: {},

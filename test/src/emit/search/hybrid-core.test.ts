@@ -59,4 +59,28 @@ describe('hybrid core', () => {
     ];
     expect(chooseCore(tools, ['getA'], ['bees'])).toEqual(['getA', tools[1]!.name]);
   });
+
+  it('fits a token budget: a tool that would pass it is skipped, and cheaper ones after it still fit', () => {
+    const create = API.findIndex((t) => t.source.method === 'post' && t.source.path === '/repos/{owner}/{repo}/issues');
+    const cost = (index: number) => (index === create ? 500 : 100);
+    const core = routes(defaultCore(API, 5, { cost, tokens: 450 }));
+    expect(core).not.toContain('post /repos/{owner}/{repo}/issues');
+    expect(core).toEqual([
+      'get /repos/{owner}/{repo}',
+      'get /repos/{owner}/{repo}/issues',
+      'get /repos/{owner}/{repo}/issues/{number}',
+      'get /user/repos',
+    ]);
+    // With room for it, the same core as without a budget.
+    expect(defaultCore(API, 5, { cost, tokens: 900 })).toEqual(defaultCore(API, 5));
+  });
+
+  it('stops when what is left holds no tool, and a named core ignores the budget', () => {
+    let asked = 0;
+    const cost = () => (asked++, 30);
+    expect(defaultCore(API, 15, { cost, tokens: 75 })).toHaveLength(2);
+    expect(asked).toBe(2);
+    const tools = [toolOf('get', '/a', { operationId: 'getA' })];
+    expect(chooseCore(tools, ['getA'], [], { cost: () => 1e6, tokens: 1 })).toEqual(['getA']);
+  });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../../../templates/runtime/contract/catalog.js';
 import {
-  ALL_MODE_MAX_LIST_BYTES,
   ALL_MODE_MAX_TOOLS,
   chooseToolMode,
+  LISTING_TOKEN_BUDGET,
   ModeAllListing,
 } from '../../../../src/emit/search/tool-modes.js';
+import { modelToolText } from '../../../../src/report/model-listing.js';
+import { tokenCounter } from '../../../../src/report/tokens.js';
 import { generate } from '../../../../src/pipeline.js';
 import { REPO_ROOT } from '../../../helpers/generated-project.js';
 
@@ -34,33 +36,56 @@ function catalogOf(toolCount: number, descriptionChars: number): Catalog {
 }
 
 describe('the default tool mode follows the size of the full tool list', () => {
-  it('is all while the mode-all tools/list fits the budget, hybrid past it', () => {
-    expect(chooseToolMode(undefined, false, listedOf(100, 1000)).mode).toBe('all');
-    const big = chooseToolMode(undefined, false, listedOf(100, Math.ceil(ALL_MODE_MAX_LIST_BYTES / 100)));
+  const fits = () => LISTING_TOKEN_BUDGET;
+  it('is all while what the model reads of the mode-all list fits the token budget, hybrid past it', () => {
+    expect(chooseToolMode(undefined, false, listedOf(100, 10), fits).mode).toBe('all');
+    const big = chooseToolMode(undefined, false, listedOf(100, 10), () => LISTING_TOKEN_BUDGET + 1);
     expect(big.mode).toBe('hybrid');
-    expect(big.reason).toMatch(/over the 400 kB budget/);
+    expect(big.reason).toMatch(
+      /100 tools, 8,001 tokens as a model reads them\) is over the 8,000-token listing budget/,
+    );
+  });
+
+  it('counts the tokens only when the tool count leaves the choice open', () => {
+    let counted = 0;
+    const count = () => ++counted;
+    chooseToolMode(undefined, false, listedOf(ALL_MODE_MAX_TOOLS + 1, 10), count);
+    chooseToolMode('all', false, listedOf(3, 10), count);
+    expect(counted).toBe(0);
   });
 
   it('is hybrid past the 128-tool cap of VS Code and OpenAI, however small the tools', () => {
-    expect(chooseToolMode(undefined, false, listedOf(ALL_MODE_MAX_TOOLS, 10)).mode).toBe('all');
-    const many = chooseToolMode(undefined, false, listedOf(ALL_MODE_MAX_TOOLS + 1, 10));
+    expect(chooseToolMode(undefined, false, listedOf(ALL_MODE_MAX_TOOLS, 10), () => 0).mode).toBe('all');
+    const many = chooseToolMode(undefined, false, listedOf(ALL_MODE_MAX_TOOLS + 1, 10), () => 0);
     expect(many.mode).toBe('hybrid');
     expect(many.reason).toMatch(/129 tools.*over the 128-tool cap/);
   });
 
   it('is hybrid when a core is named, and --tool-mode always wins', () => {
-    expect(chooseToolMode(undefined, true, listedOf(3, 10)).mode).toBe('hybrid');
-    expect(chooseToolMode('all', false, listedOf(100, 10_000))).toEqual({
+    expect(chooseToolMode(undefined, true, listedOf(3, 10), fits).mode).toBe('hybrid');
+    expect(chooseToolMode('all', false, listedOf(100, 10_000), () => 1e9)).toEqual({
       mode: 'all',
       reason: 'chosen with --tool-mode',
     });
-    expect(chooseToolMode('dynamic', true, listedOf(3, 10)).mode).toBe('dynamic');
+    expect(chooseToolMode('dynamic', true, listedOf(3, 10), fits).mode).toBe('dynamic');
+  });
+
+  it('weighs each tool as Claude Code lists it: name, description and input schema', async () => {
+    const count = await tokenCounter();
+    const listed = listedOf(3, 40);
+    const each = count(modelToolText(listed.tool(0)));
+    expect(listed.modelTokens(count)).toBe(3 * each);
+    expect(JSON.parse(modelToolText(listed.tool(0)))).toEqual({
+      name: 'op0',
+      description: 'x'.repeat(40),
+      input_schema: { type: 'object', properties: {} },
+    });
   });
 
   it('reaches the generation summary and the catalog', async () => {
     const result = await generate({ spec: `${REPO_ROOT}/fixtures/specs/petstore.yaml`, write: false, validate: false });
     expect(result.summary.toolMode.mode).toBe('all');
-    expect(result.summary.toolMode.reason).toMatch(/fits 128 tools and 400 kB/);
+    expect(result.summary.toolMode.reason).toMatch(/fits 128 tools and the 8,000-token listing budget/);
     const hybrid = await generate({
       spec: `${REPO_ROOT}/fixtures/specs/petstore.yaml`,
       write: false,

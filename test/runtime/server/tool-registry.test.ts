@@ -1,0 +1,67 @@
+/** The tool registry (tool-registry.ts): what it lists of a tool, compact or whole, and what it validates against. */
+import { describe, expect, it } from 'vitest';
+import type { Catalog, CatalogTool } from '../../../templates/runtime/contract/catalog.js';
+import { registryOf } from '../../helpers/registry.js';
+
+const annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+function tool(name: string, extra: Partial<CatalogTool> = {}): CatalogTool {
+  return {
+    name,
+    description: `Does ${name}.`,
+    inputSchema: {
+      type: 'object',
+      properties: { body: { $ref: '#/$defs/Thing' } },
+      required: ['body'],
+    },
+    defs: ['Thing'],
+    annotations,
+    request: {
+      method: 'POST',
+      path: `/${name}`,
+      params: [],
+      body: { arg: 'body', mediaType: 'application/json', kind: 'json', required: true },
+    },
+    ...extra,
+  };
+}
+
+const COMPACT = {
+  type: 'object',
+  properties: { body: { type: 'object', description: '(object {deep}; full schema: describe_operation)' } },
+  required: ['body'],
+};
+
+const catalog: Catalog = {
+  format: 1,
+  toolMode: 'hybrid',
+  core: ['compacted'],
+  server: { name: 'x', version: '1', title: 'X (MCP)', instructions: '' },
+  defs: {
+    Thing: {
+      type: 'object',
+      properties: { deep: { type: 'object', properties: { n: { type: 'integer' } } } },
+    },
+  },
+  tools: [tool('compacted', { compactInputSchema: COMPACT }), tool('whole')],
+  securitySchemes: [],
+};
+
+describe('ToolRegistry', () => {
+  it('lists the whole schema, or the compact one where a listing offers describe_operation', () => {
+    const registry = registryOf(catalog);
+    expect(registry.listedAt(0).inputSchema['$defs']).toEqual({ Thing: catalog.defs['Thing'] });
+    expect(registry.listedAt(0, true).inputSchema).toEqual(COMPACT);
+    expect(registry.listedAt(0, true)).toBe(registry.listedAt(0, true));
+    // A tool without a compact schema is listed whole either way (the same entry).
+    expect(registry.listedAt(1, true)).toBe(registry.listedAt(1));
+  });
+
+  it('validates against the whole schema, whichever was listed', () => {
+    const registry = registryOf(catalog);
+    registry.listedAt(0, true);
+    const compacted = registry.get('compacted')!;
+    expect(registry.validate(compacted, { body: { deep: { n: 1 } } })).toBeUndefined();
+    expect(registry.validate(compacted, { body: { deep: { n: 'one' } } })).toMatch(/body\.deep\.n/);
+  });
+});
