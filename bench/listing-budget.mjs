@@ -1,8 +1,10 @@
 // What the model reads of each public spec's default listing, and what the wire carries (issue 30, item 2).
 //   node bench/listing-budget.mjs [--mode MODE] [--only a,b] [--json FILE] [--top N] [--output-variants]
+//                                 [--profile NAME]
 // Run after `npm run build`. Generates each spec of ../shared/specs in its default mode (or --mode) and lists it
 // as Claude Code (clientInfo `claude-code`) is listed: the server's own profile choice and lowering
-// (templates/runtime/contract/profiles/), its tool cap and the hybrid fallback.
+// (templates/runtime/contract/profiles/), its tool cap and the hybrid fallback; --profile lists it as another
+// profile's clients get it (`full`: unknown clients), the model column still as the Anthropic API takes it.
 //   tools  the tools listed (operations and meta-tools);
 //   model  o200k_base tokens of what the model reads: per tool, the Anthropic API tool definition
 //          {"name","description","input_schema"} as JSON (no title, annotations or output schema), summed;
@@ -10,7 +12,8 @@
 //          (title, annotations, outputSchema, _meta included);
 //   wire-out  the same without output schemas.
 // --top N: the N tools that cost the model most, per spec. --output-variants: the wire of the default listing
-// with each output-schema encoding this bench knows (see outputVariants below), for item 4.
+// with each output-schema encoding this bench knows (see outputVariants below), made from the catalog's outline
+// whether or not the profile lists one (issue 30, output schemas).
 // Self-contained on purpose (only generate, profileTools, PROFILES and the token count from dist): it runs on an
 // older build too, so a "before" figure is measured by the same code as the "after".
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +34,6 @@ if (!existsSync(join(SPECS, 'MANIFEST.tsv'))) {
   console.log('bench/listing-budget: ../shared/specs is missing; skipped');
   process.exit(0);
 }
-await main();
 
 async function main() {
   const rows = [];
@@ -48,7 +50,7 @@ async function main() {
     });
     const ms = performance.now() - started;
     const catalog = JSON.parse(files.find((f) => f.path === 'catalog.json').contents);
-    const { mode, tools } = profileTools(catalog, catalog.toolMode, PROFILES.claude);
+    const { mode, tools } = profileTools(catalog, catalog.toolMode, PROFILES[args.profile]);
     const listed = tools.map((t) => t.tool);
     const perTool = [];
     for (const tool of listed) perTool.push({ name: tool.name, tokens: await countListTokens(modelText(tool)) });
@@ -69,9 +71,13 @@ async function main() {
     });
     if (args.top) tops.push({ api, tools: [...perTool].sort((a, b) => b.tokens - a.tokens).slice(0, args.top) });
     if (args.outputVariants) {
+      // From the catalog's outline, whether or not this profile lists it.
+      const outlines = new Map(catalog.tools.map((t) => [t.name, t.outputSchema]));
       const row = { api };
       for (const [name, rewrite] of Object.entries(outputVariants))
-        row[name] = await countListTokens(JSON.stringify({ tools: listed.map((t) => withOutput(t, rewrite)) }));
+        row[name] = await countListTokens(
+          JSON.stringify({ tools: listed.map((t) => withOutput(t, outlines.get(t.name), rewrite)) }),
+        );
       variants.push(row);
     }
   }
@@ -100,7 +106,10 @@ async function main() {
   if (variants.length) {
     console.log('\nwire tokens by output-schema encoding:');
     const names = Object.keys(outputVariants);
-    printTable(['api', ...names], variants.map((v) => [v.api, ...names.map((n) => v[n])]));
+    printTable(
+      ['api', ...names],
+      variants.map((v) => [v.api, ...names.map((n) => v[n])]),
+    );
   }
   if (args.json) writeFileSync(args.json, `${JSON.stringify({ rows, tops, variants }, null, 2)}\n`);
 }
@@ -115,10 +124,10 @@ function withoutOutput(tool) {
   return rest;
 }
 
-function withOutput(tool, rewrite) {
-  if (!tool.outputSchema) return tool;
-  const out = rewrite(tool.outputSchema);
-  return out === undefined ? withoutOutput(tool) : { ...tool, outputSchema: out };
+function withOutput(tool, outline, rewrite) {
+  const bare = withoutOutput(tool);
+  const out = outline && rewrite(outline);
+  return out === undefined ? bare : { ...bare, outputSchema: out };
 }
 
 /** Output-schema encodings, each of which accepts every response the outline accepts (but `declared`'s types). */
@@ -154,13 +163,16 @@ function manifest() {
 }
 
 function parseArgs(argv) {
-  const out = { mode: undefined, only: undefined, json: undefined, top: 0, outputVariants: false };
+  const out = { mode: undefined, only: undefined, json: undefined, top: 0, outputVariants: false, profile: 'claude' };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--mode') out.mode = argv[++i];
     else if (argv[i] === '--only') out.only = argv[++i].split(',');
     else if (argv[i] === '--json') out.json = argv[++i];
     else if (argv[i] === '--top') out.top = Number(argv[++i]);
     else if (argv[i] === '--output-variants') out.outputVariants = true;
+    else if (argv[i] === '--profile') out.profile = argv[++i];
   }
   return out;
 }
+
+await main();

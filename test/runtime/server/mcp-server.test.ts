@@ -2,6 +2,7 @@
  * Compact input schemas as the server serves them (mcp-server.ts, tool-registry.ts): a hybrid listing shows a
  * core tool's compact schema to every client (Claude Code's lowering on top for `claude-code`), mode `all` the
  * whole one; calls are validated against the whole schema whatever was listed; describe_operation gives the whole.
+ * Output schemas are listed to the clients whose hosts have a place for them (not claude-code).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,7 +59,14 @@ function spec(): string {
               },
             },
           },
-          responses: { '201': { description: 'Created' } },
+          responses: {
+            '201': {
+              description: 'Created',
+              content: {
+                'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } },
+              },
+            },
+          },
         },
         get: { operationId: 'listThings', summary: 'List things', responses: { '200': { description: 'OK' } } },
       },
@@ -139,6 +147,7 @@ describe('compact input schemas', () => {
           arguments: { body: { name: 'a', spec: { template: { size: 2 } } } },
         })) as CallResult;
         expect(right.isError).toBeFalsy();
+        expect(right.structuredContent).toEqual({ id: 1 });
         expect(JSON.parse(sent[0]!)).toEqual({ name: 'a', spec: { template: { size: 2 } } });
         // describe_operation gives the whole schema.
         const described = (await client.callTool({
@@ -162,6 +171,22 @@ describe('compact input schemas', () => {
       expect(JSON.stringify(create.inputSchema)).toContain('field16');
     } finally {
       await client.close();
+    }
+  });
+
+  it('come with no output schema for claude-code (its model API has none), with the outline for other clients', async () => {
+    for (const [clientName, declared] of [
+      ['claude-code', false],
+      ['some-client', true],
+    ] as const) {
+      const client = await connect(hybrid, clientName);
+      try {
+        const { tools } = await client.listTools();
+        const create = tools.find((t) => t.name === 'createThing')!;
+        expect(create.outputSchema !== undefined, clientName).toBe(declared);
+      } finally {
+        await client.close();
+      }
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Tools as one profile lists them: each listed tool's inputSchema lowered by the profile's rules (the rest of
- * the tool as is: output schemas are not sent to the model). Free of SDK imports: the generator lists
+ * Tools as one profile lists them: each listed tool's inputSchema lowered by the profile's rules, its output
+ * schema left out where the host drops it, the rest of the tool as is. Free of SDK imports: the generator lists
  * profiles for its report and for --client-profile.
  */
 import type { Catalog, ToolMode } from '../catalog.js';
@@ -14,12 +14,22 @@ export interface LoweredTool {
   lowering?: LoweredSchema;
 }
 
-/** The tool as the profile lists it; `full` (no rules) lists it unchanged. */
+/**
+ * The tool as the profile lists it; `full` (no rules) lists it unchanged. A profile whose host never hands
+ * output schemas to its model (`omitOutputSchemas`) is listed none: nothing declared, so every
+ * structuredContent the server returns is valid against it.
+ */
 export function lowerTool(tool: ListedTool, profile: ClientProfile): LoweredTool {
   if (!profile.rules) return { tool };
-  const lowering = lowerSchema(tool.inputSchema, profile.rules);
-  if (lowering.fired.length === 0) return { tool };
-  return { tool: { ...tool, inputSchema: lowering.schema as ListedTool['inputSchema'] }, lowering };
+  const listed = profile.omitOutputSchemas && tool.outputSchema ? withoutOutputSchema(tool) : tool;
+  const lowering = lowerSchema(listed.inputSchema, profile.rules);
+  if (lowering.fired.length === 0) return { tool: listed };
+  return { tool: { ...listed, inputSchema: lowering.schema as ListedTool['inputSchema'] }, lowering };
+}
+
+function withoutOutputSchema(tool: ListedTool): ListedTool {
+  const { outputSchema: _omitted, ...rest } = tool;
+  return rest;
 }
 
 /**
