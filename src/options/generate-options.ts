@@ -50,7 +50,8 @@ export const GENERATE_OPTIONS = [
     key: 'toolMode',
     type: 'string',
     choices: TOOL_MODES,
-    defaultDoc: 'all when the whole tool list fits 128 tools and 8,000 tokens as a model reads it, else hybrid (also when a core is named)',
+    defaultDoc:
+      'all when the whole tool list fits 128 tools and 8,000 tokens as a model reads it, else hybrid (also when a core is named)',
     describe:
       'all: a tool per operation; dynamic: search/describe/call meta-tools; hybrid: core tools + meta-tools; code: search + execute (programs calling api.*). Default: all when the whole tool list fits 128 tools and 8,000 tokens as a model reads it, else hybrid (also when a core is named)',
   },
