@@ -47,7 +47,7 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
     {
       name: DESCRIBE_TOOL,
       title: 'Describe an operation',
-      description: `Describe one operation, by the name ${SEARCH_TOOL} returned: its full description (listings show it condensed) and the JSON Schema of its arguments.`,
+      description: `Describe one operation, by the name ${SEARCH_TOOL} returned or a tool's name: its full description (listings show it condensed) and the full JSON Schema of its arguments (listings summarize large ones).`,
       inputSchema: {
         type: 'object',
         properties: { name: { type: 'string', minLength: 1, description: 'Operation name.' } },

@@ -349,7 +349,7 @@ function profileListing(
     ...extraTools.map((tool) => ({ tool })),
   ];
   const listedOperation = (index: number) => {
-    const operation = deps.registry.listedAt(index);
+    const operation = deps.registry.listedAt(index, listing.compact);
     const tool = deps.registry.at(index);
     return confirmed?.(tool) ? withConfirmArgument(operation, tool) : operation;
   };
@@ -371,7 +371,7 @@ function profileListing(
     const notFromCatalog = metaByName.get(name) ?? extraTools.find((t) => t.name === name);
     if (notFromCatalog) return notFromCatalog;
     const index = deps.registry.indexOf(name);
-    return index < 0 ? undefined : deps.registry.listedAt(index);
+    return index < 0 ? undefined : deps.registry.listedAt(index, listing.compact);
   };
   return {
     pages: paginate(entries, options.pageSize, (slice) => slice.map((entry) => loweredOf(listed(entry)).tool)),

@@ -103,6 +103,12 @@ export interface CatalogTool {
   /** Names of shared schemas (in `Catalog.defs`) this tool's inputSchema needs, transitively. */
   defs: string[];
   /**
+   * What a listing that offers `describe_operation` (hybrid mode) shows instead of the input schema, when the
+   * whole one is over the listing's per-tool budget: self-contained (no `$ref`), deep structure summarized. Only
+   * for core tools. Calls are still validated against the whole schema.
+   */
+  compactInputSchema?: JsonSchema;
+  /**
    * A lenient outline of the success response (top-level properties, every type nullable, nothing required),
    * so no response that conforms to the spec fails a client's validation. Absent when the spec gives none.
    */

@@ -25,6 +25,14 @@ export function assembleInputSchema(tool: CatalogTool, defs: Catalog['defs']): J
   return { ...tool.inputSchema, $defs: own };
 }
 
+/**
+ * The inputSchema a listing shows: the tool's compact one in a listing that offers describe_operation
+ * (`compact`, hybrid mode) when it has one, else the whole schema. Calls are validated against the whole one.
+ */
+export function listedInputSchema(tool: CatalogTool, defs: Catalog['defs'], compact: boolean): JsonSchema {
+  return compact && tool.compactInputSchema ? tool.compactInputSchema : assembleInputSchema(tool, defs);
+}
+
 export function listedTool(tool: CatalogTool, inputSchema: JsonSchema): ListedTool {
   const listed: ListedTool = {
     name: tool.name,
@@ -42,10 +50,14 @@ export function listAllTools(catalog: Catalog): ListedTool[] {
   return catalog.tools.map((tool) => listedTool(tool, assembleInputSchema(tool, catalog.defs)));
 }
 
-/** What a mode lists: operations by index into the catalog's tools (in catalog order), then meta-tools. */
+/**
+ * What a mode lists: operations by index into the catalog's tools (in catalog order), then meta-tools.
+ * `compact`: the listing offers describe_operation, so operations show their compact input schemas.
+ */
 export interface ModeListing {
   direct: number[];
   meta: ListedTool[];
+  compact: boolean;
 }
 
 /**
@@ -57,11 +69,11 @@ export function modeListing(
   names: readonly string[],
   mode: ToolMode,
 ): ModeListing {
-  if (mode === 'all') return { direct: names.map((_, i) => i), meta: [] };
+  if (mode === 'all') return { direct: names.map((_, i) => i), meta: [], compact: false };
   const apiTitle = catalog.server.title.replace(/ \(MCP\)$/, '');
-  if (mode === 'code') return { direct: [], meta: codeToolDefinitions(apiTitle, names.length) };
+  if (mode === 'code') return { direct: [], meta: codeToolDefinitions(apiTitle, names.length), compact: false };
   const meta = metaToolDefinitions(apiTitle, names.length);
-  if (mode === 'dynamic') return { direct: [], meta };
+  if (mode === 'dynamic') return { direct: [], meta, compact: true };
   const core = new Set(catalog.core);
-  return { direct: names.flatMap((name, i) => (core.has(name) ? [i] : [])), meta };
+  return { direct: names.flatMap((name, i) => (core.has(name) ? [i] : [])), meta, compact: true };
 }

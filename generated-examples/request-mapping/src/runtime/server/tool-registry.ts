@@ -6,7 +6,7 @@
 import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { CatalogHeader, CatalogTool, JsonSchema } from '../contract/catalog.js';
-import { assembleInputSchema, listedTool, type ListedTool } from '../contract/listing.js';
+import { assembleInputSchema, listedInputSchema, listedTool, type ListedTool } from '../contract/listing.js';
 import type { ToolTable } from './tool-table.js';
 import { explainInvalid } from './validation-message.js';
 
@@ -16,6 +16,8 @@ export class ToolRegistry {
   readonly catalog: CatalogHeader;
   private readonly tools: ToolTable;
   private readonly listedByIndex: Array<ListedTool | undefined> = [];
+  /** As a listing that offers describe_operation shows them (compact input schemas where the catalog has one). */
+  private readonly compactByIndex: Array<ListedTool | undefined> = [];
   private readonly validators = new Map<string, Validate>();
   private validatorProvider: jsonSchemaValidator | undefined;
 
@@ -52,18 +54,25 @@ export class ToolRegistry {
     return this.tools.at(index);
   }
 
-  /** What tools/list shows of the tool at this index (its inputSchema carries the shared $defs it uses). */
-  listedAt(index: number): ListedTool {
-    let listed = this.listedByIndex[index];
+  /**
+   * What tools/list shows of the tool at this index (its inputSchema carries the shared $defs it uses); with
+   * `compact`, as a listing that offers describe_operation shows it (its compact input schema, if it has one).
+   */
+  listedAt(index: number, compact = false): ListedTool {
+    const cache = compact ? this.compactByIndex : this.listedByIndex;
+    let listed = cache[index];
     if (listed === undefined) {
       const tool = this.tools.at(index);
-      listed = listedTool(tool, assembleInputSchema(tool, this.catalog.defs));
-      this.listedByIndex[index] = listed;
+      listed =
+        compact && !tool.compactInputSchema
+          ? this.listedAt(index)
+          : listedTool(tool, listedInputSchema(tool, this.catalog.defs, compact));
+      cache[index] = listed;
     }
     return listed;
   }
 
-  /** Validates arguments against the tool's inputSchema; the validator is compiled on the first call. */
+  /** Validates arguments against the tool's whole inputSchema (never a compact one); compiled on the first call. */
   validate(tool: CatalogTool, args: unknown): string | undefined {
     const index = this.tools.indexOf(tool.name);
     const schema = index >= 0 ? this.listedAt(index).inputSchema : assembleInputSchema(tool, this.catalog.defs);

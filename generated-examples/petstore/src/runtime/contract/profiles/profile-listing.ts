@@ -1,11 +1,11 @@
 /**
- * Tools as one profile lists them: each listed tool's inputSchema lowered by the profile's rules (the rest of
- * the tool as is: output schemas are not sent to the model). Free of SDK imports: the generator lists
+ * Tools as one profile lists them: each listed tool's inputSchema lowered by the profile's rules, its output
+ * schema left out where the host drops it, the rest of the tool as is. Free of SDK imports: the generator lists
  * profiles for its report and for --client-profile.
  */
 import type { Catalog, ToolMode } from '../catalog.js';
 import type { ListedTool, ModeListing } from '../listing.js';
-import { assembleInputSchema, listedTool, modeListing } from '../listing.js';
+import { listedInputSchema, listedTool, modeListing } from '../listing.js';
 import { lowerSchema, RULE_ORDER, type LoweredSchema, type RuleId } from './lower-schema.js';
 import type { ClientProfile } from './profiles.js';
 
@@ -14,12 +14,22 @@ export interface LoweredTool {
   lowering?: LoweredSchema;
 }
 
-/** The tool as the profile lists it; `full` (no rules) lists it unchanged. */
+/**
+ * The tool as the profile lists it; `full` (no rules) lists it unchanged. A profile whose host never hands
+ * output schemas to its model (`omitOutputSchemas`) is listed none: nothing declared, so every
+ * structuredContent the server returns is valid against it.
+ */
 export function lowerTool(tool: ListedTool, profile: ClientProfile): LoweredTool {
   if (!profile.rules) return { tool };
-  const lowering = lowerSchema(tool.inputSchema, profile.rules);
-  if (lowering.fired.length === 0) return { tool };
-  return { tool: { ...tool, inputSchema: lowering.schema as ListedTool['inputSchema'] }, lowering };
+  const listed = profile.omitOutputSchemas && tool.outputSchema ? withoutOutputSchema(tool) : tool;
+  const lowering = lowerSchema(listed.inputSchema, profile.rules);
+  if (lowering.fired.length === 0) return { tool: listed };
+  return { tool: { ...listed, inputSchema: lowering.schema as ListedTool['inputSchema'] }, lowering };
+}
+
+function withoutOutputSchema(tool: ListedTool): ListedTool {
+  const { outputSchema: _omitted, ...rest } = tool;
+  return rest;
 }
 
 /**
@@ -48,7 +58,7 @@ export function profileTools(
   const chosen = profileMode(catalog, names, mode, profile);
   const listed = [
     ...chosen.listing.direct.map((i) =>
-      listedTool(catalog.tools[i]!, assembleInputSchema(catalog.tools[i]!, catalog.defs)),
+      listedTool(catalog.tools[i]!, listedInputSchema(catalog.tools[i]!, catalog.defs, chosen.listing.compact)),
     ),
     ...chosen.listing.meta,
   ];

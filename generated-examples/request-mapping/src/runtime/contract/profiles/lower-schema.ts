@@ -407,7 +407,7 @@ class Lowering {
       out['items'] = (out['items'] as unknown[])[0] ?? {};
     }
     if (out['items'] !== undefined) out['items'] = this.node(out['items'], below('*'));
-    else if (this.rules.arrayItems && out['type'] === 'array') {
+    else if (this.rules.arrayItems && hasType(out, 'array')) {
       out['items'] = this.node({}, below('*'));
       this.fired.add('array-items');
     }

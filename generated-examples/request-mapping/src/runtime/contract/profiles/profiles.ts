@@ -5,7 +5,8 @@
  *
  * The rules per host, each from a public report:
  * - claude: no combinator at the root of an inputSchema (the Anthropic API refuses `oneOf`/`anyOf`/`allOf`
- *   there); Claude Code loads tools on demand (tool search), so no count cap.
+ *   there); Claude Code loads tools on demand (tool search), so no count cap. The API's tool definition is
+ *   `name`, `description`, `input_schema`: an output schema never reaches the model, so none is listed.
  * - cursor: a `oneOf`/`anyOf`/`allOf` anywhere in one tool's schema makes Cursor's gateway refuse the whole
  *   request (code-yeongyu/senpi#952, measured construct by construct); `type: [X, "null"]` fails Cursor's own
  *   argument check (cursor/cursor#3778); Cursor sends the model 40 tools.
@@ -18,7 +19,8 @@
  *   declarations (gemini-cli#19083).
  * - openai: every object schema needs `properties` ("object schema missing properties",
  *   github/github-mcp-server#1548), every array `items`; no combinator at the root; at most 128 tools
- *   (openai/openai-openapi#76).
+ *   (openai/openai-openapi#76). A function is `name`, `description`, `parameters` (and `strict`): no output
+ *   schema is listed (openai-strict neither).
  * - openai-strict: OpenAI's strict function calling (Structured Outputs' supported subset): every object lists
  *   `properties`, all of them `required`, `additionalProperties: false`; optional values are nullable
  *   (OpenAI's documented convention, `type: [X, "null"]`); no `allOf`/`oneOf`/`not`, no `default`, formats
@@ -43,6 +45,11 @@ export interface ClientProfile {
   rules?: LoweringRules;
   /** Most tools the host sends the model; above it the client gets the hybrid listing. */
   maxTools: number;
+  /**
+   * The host's model API has no place for a tool's output schema (Anthropic's tool definitions, OpenAI's
+   * functions), so the listing leaves them out: they would cost the wire and tell the model nothing.
+   */
+  omitOutputSchemas?: true;
 }
 
 export const NO_RULES: LoweringRules = {
@@ -136,13 +143,14 @@ const GEMINI_RULES: LoweringRules = {
 
 export const PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
   full: { name: 'full', maxTools: Infinity },
-  claude: { name: 'claude', rules: { ...NO_RULES, unions: 'root' }, maxTools: Infinity },
+  claude: { name: 'claude', rules: { ...NO_RULES, unions: 'root' }, maxTools: Infinity, omitOutputSchemas: true },
   cursor: { name: 'cursor', rules: CURSOR_RULES, maxTools: 40 },
   gemini: { name: 'gemini', rules: GEMINI_RULES, maxTools: 512 },
   openai: {
     name: 'openai',
     rules: { ...NO_RULES, unions: 'root', objectProperties: true, arrayItems: true },
     maxTools: 128,
+    omitOutputSchemas: true,
   },
   'openai-strict': {
     name: 'openai-strict',
@@ -159,6 +167,7 @@ export const PROFILES: Readonly<Record<ProfileName, ClientProfile>> = {
       maxDepth: OPENAI_STRICT_MAX_DEPTH,
     },
     maxTools: 128,
+    omitOutputSchemas: true,
   },
   vscode: { name: 'vscode', rules: { ...NO_RULES, droppedKeywords: VSCODE_DROPPED }, maxTools: 128 },
   // Gemini's rules are the strictest of the five; the others add `properties`/`items` everywhere.
