@@ -26,6 +26,9 @@ const SETTLE_MS = 600;
 
 type Files = Record<string, string>;
 
+/** A file's hash as generation.json records it. */
+const fileHash = (text: string) => createHash(GENERATION_HASH).update(text).digest('hex');
+
 function generation(files: Files, runtime = 'runtime-1'): Files {
   const data: GenerationManifest['data'] = {};
   for (const [path, text] of Object.entries(files)) data[path as keyof GenerationManifest['data']] = fileHash(text);
@@ -99,8 +102,6 @@ afterEach(() => {
   watch = undefined;
   rmSync(root, { recursive: true, force: true });
 });
-
-const fileHash = (text: string) => createHash(GENERATION_HASH).update(text).digest('hex');
 
 describe('watchCatalog', () => {
   it('is off, with a log line, when the project has no generation.json', async () => {
