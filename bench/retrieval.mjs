@@ -1,11 +1,14 @@
 // Retrieval benchmark (issue 14): requests written the way people ask an assistant, each with the operations
 // that correctly serve it, asked of `search_operations` exactly as a model asks it (limit 10), per API.
-//   node bench/retrieval.mjs [--set tuning|held-out] [--misses] [--api NAME] [--json FILE]
-// Run after `npm run build`. Two sets of requests, reported apart (issue 30's generalization protocol):
+//   node bench/retrieval.mjs [--set tuning|held-out|dev] [--misses] [--api NAME] [--json FILE]
+// Run after `npm run build`. Three sets of requests, reported apart (issue 30's generalization protocol):
 //   tuning (the default): bench/retrieval/<api>.json, the requests the search was tuned on;
 //   held-out: bench/retrieval/held-out/<api>.json, written blind over other APIs and never looked at while
 //     tuning, only measured (see bench/retrieval/held-out/README.md); so it prints figures only: no --misses, and
-//     --json leaves out the requests.
+//     --json leaves out the requests;
+//   dev: bench/retrieval/dev/<api>.json, written blind over APIs in neither set nor in ../shared/specs (their
+//     specs are in bench/retrieval/dev/specs), to develop against: it may be read, misses included, so it is not
+//     evidence of generalization (see bench/retrieval/dev/README.md).
 // The sets' `expectedOps` ("METHOD /path") are the ground truth and are mapped to the current tool names through
 // catalog.json, so renaming tools does not touch the sets. Figures per API: recall@k = share of requests with at
 // least one expected operation in the top k; MRR = mean of 1/rank of the first expected operation (0 when it is
@@ -39,6 +42,14 @@ const SETS = {
     issue: 30,
     target: { recallAt1: 0.5, recallAt10: 0.85, apiRecallAt10: 0.7, p95Ms: 10 },
   },
+  dev: {
+    title: 'dev set (may be read while tuning; not evidence of generalization)',
+    dir: 'bench/retrieval/dev',
+    specDir: 'bench/retrieval/dev/specs',
+    apis: ['trello', 'twilio', 'gmail', 'zoom', 'youtube'],
+    issue: 30,
+    target: { recallAt1: 0.5, recallAt10: 0.85, apiRecallAt10: 0.7, p95Ms: 10 },
+  },
 };
 const LIMIT = 10;
 const CUTS = [1, 5, 10];
@@ -46,7 +57,7 @@ const TIMING_ROUNDS = 5;
 
 const args = parseArgs(process.argv.slice(2));
 const SET = SETS[args.set];
-if (!existsSync(join(SPECS, 'MANIFEST.tsv'))) {
+if (!SET.specDir && !existsSync(join(SPECS, 'MANIFEST.tsv'))) {
   console.log('bench/retrieval: ../shared/specs is missing; skipped');
   process.exit(0);
 }
@@ -58,11 +69,11 @@ try {
 }
 
 async function main() {
-  const mainFiles = manifestMainFiles();
+  const specFile = specFiles();
   const rows = [];
   for (const api of args.apis) {
     const set = JSON.parse(readFileSync(join(REPO, SET.dir, `${api}.json`), 'utf8'));
-    const { files } = await generate({ spec: join(SPECS, mainFiles.get(api)), write: false, validate: false });
+    const { files } = await generate({ spec: specFile(api), write: false, validate: false });
     const byName = new Map(files.map((f) => [f.path, f.contents]));
     const names = toolNamesByOperation(byName.get('catalog.json'));
     const cases = set.map((entry) => ({ ...entry, wanted: wantedNames(api, entry, names) }));
@@ -329,6 +340,13 @@ function figures(rows) {
   }));
 }
 
+/** api → its spec file: the set's own copy when it has one, else the main file ../shared/specs names. */
+function specFiles() {
+  if (SET.specDir) return (api) => join(REPO, SET.specDir, `${api}.json`);
+  const mainFiles = manifestMainFiles();
+  return (api) => join(SPECS, mainFiles.get(api));
+}
+
 function manifestMainFiles() {
   const [header, ...lines] = readFileSync(join(SPECS, 'MANIFEST.tsv'), 'utf8')
     .trim()
@@ -349,7 +367,7 @@ function parseArgs(argv) {
     else if (arg === '--set') parsed.set = requiredValue(argv, ++i, arg);
     else
       throw new Error(
-        `bench/retrieval: unknown argument ${arg} (usage: [--set tuning|held-out] [--misses] [--api NAME] [--json FILE])`,
+        `bench/retrieval: unknown argument ${arg} (usage: [--set tuning|held-out|dev] [--misses] [--api NAME] [--json FILE])`,
       );
   }
   if (!Object.hasOwn(SETS, parsed.set))

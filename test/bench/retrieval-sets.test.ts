@@ -1,11 +1,12 @@
 /**
  * The retrieval benchmark's query sets (run by bench/retrieval.mjs) stay usable: the tuning set
  * (bench/retrieval/<api>.json, at least 40 per API) and the held-out set (bench/retrieval/held-out/<api>.json, at
- * least 25 per API, over APIs the tuning set does not have): well-formed entries, no request asked twice, and
+ * least 25 per API, over APIs the tuning set does not have) and the dev set (bench/retrieval/dev/<api>.json, over
+ * APIs in neither, with their specs in bench/retrieval/dev/specs): well-formed entries, no request asked twice, and
  * every expected operation one the API's description really has (checked against the spec in ../shared/specs,
- * when it is there). The harness itself runs one tuning API end to end, so a change of the runtime's search wiring
- * that it does not follow shows here; the held-out set is only checked here, never searched (it is measured by
- * `node bench/retrieval.mjs --set held-out`, see bench/retrieval/held-out/README.md).
+ * when it is there, or the dev set's own copy). The harness itself runs one tuning API end to end, so a change of
+ * the runtime's search wiring that it does not follow shows here; the held-out set is only checked here, never
+ * searched (it is measured by `node bench/retrieval.mjs --set held-out`, see bench/retrieval/held-out/README.md).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +28,11 @@ const SETS = {
     dir: join(REPO_ROOT, 'bench', 'retrieval', 'held-out'),
     apis: ['gitea', 'slack-web', 'discord', 'spotify', 'intellifi', 'just-eat'],
     minEntries: 25,
+  },
+  dev: {
+    dir: join(REPO_ROOT, 'bench', 'retrieval', 'dev'),
+    apis: ['trello', 'twilio', 'gmail', 'zoom', 'youtube'],
+    minEntries: 40,
   },
 } as const;
 const SETS_DIR = SETS.tuning.dir;
@@ -70,6 +76,13 @@ describe('retrieval benchmark query sets', () => {
     expect(SETS['held-out'].apis.filter((api) => (SETS.tuning.apis as readonly string[]).includes(api))).toEqual([]);
   });
 
+  it('the dev set asks only of APIs neither other set has, whose specs are not in ../shared/specs', () => {
+    const others: readonly string[] = [...SETS.tuning.apis, ...SETS['held-out'].apis];
+    expect(SETS.dev.apis.filter((api) => others.includes(api))).toEqual([]);
+    if (existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))
+      expect(SETS.dev.apis.filter((api) => mainFiles().has(api))).toEqual([]);
+  });
+
   describe.each(Object.entries(SETS))('%s set', (setName, { dir, apis, minEntries }) => {
     it('has exactly one file per benchmarked API', () => {
       expect(
@@ -107,13 +120,17 @@ describe('retrieval benchmark query sets', () => {
         expect(normalized.filter((query, i) => normalized.indexOf(query) !== i)).toEqual([]);
       });
 
-      it.skipIf(!existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))('expects only operations the spec has', async () => {
-        const operations = await specOperations(join(SPECS_DIR, mainFiles().get(api)!));
-        const unknown = entries.flatMap((entry) =>
-          entry.expectedOps.filter((op) => !operations.has(op)).map((op) => `${entry.query} → ${op}`),
-        );
-        expect(unknown).toEqual([]);
-      });
+      const ownSpec = setName === 'dev' ? join(dir, 'specs', `${api}.json`) : undefined;
+      it.skipIf(!ownSpec && !existsSync(join(SPECS_DIR, 'MANIFEST.tsv')))(
+        'expects only operations the spec has',
+        async () => {
+          const operations = await specOperations(ownSpec ?? join(SPECS_DIR, mainFiles().get(api)!));
+          const unknown = entries.flatMap((entry) =>
+            entry.expectedOps.filter((op) => !operations.has(op)).map((op) => `${entry.query} → ${op}`),
+          );
+          expect(unknown).toEqual([]);
+        },
+      );
     });
   });
 
