@@ -1,10 +1,11 @@
 // What the model reads of each public spec's default listing, and what the wire carries (issue 30, item 2).
 //   node bench/listing-budget.mjs [--mode MODE] [--only a,b] [--json FILE] [--top N] [--output-variants]
-//                                 [--profile NAME]
+//                                 [--profile NAME|all]
 // Run after `npm run build`. Generates each spec of ../shared/specs in its default mode (or --mode) and lists it
 // as Claude Code (clientInfo `claude-code`) is listed: the server's own profile choice and lowering
 // (templates/runtime/contract/profiles/), its tool cap and the hybrid fallback; --profile lists it as another
-// profile's clients get it (`full`: unknown clients), the model column still as the Anthropic API takes it.
+// profile's clients get it (`full`: unknown clients), the model column still as the Anthropic API takes it;
+// --profile all lists it as every profile does and prints a matrix, spec by profile, of tools/model/wire.
 //   tools  the tools listed (operations and meta-tools);
 //   model  o200k_base tokens of what the model reads: per tool, the Anthropic API tool definition
 //          {"name","description","input_schema"} as JSON (no title, annotations or output schema), summed;
@@ -50,6 +51,10 @@ async function main() {
     });
     const ms = performance.now() - started;
     const catalog = JSON.parse(files.find((f) => f.path === 'catalog.json').contents);
+    if (args.profile === 'all') {
+      rows.push({ api, operations: catalog.tools.length, byProfile: await allProfiles(catalog) });
+      continue;
+    }
     const { mode, tools } = profileTools(catalog, catalog.toolMode, PROFILES[args.profile]);
     const listed = tools.map((t) => t.tool);
     const perTool = [];
@@ -81,6 +86,7 @@ async function main() {
       variants.push(row);
     }
   }
+  if (args.profile === 'all') return printProfileMatrix(rows);
   printTable(
     ['api', 'mode', 'ops', 'tools', 'compact', 'model', 'per tool', 'wire', 'wire-out', 'fits', 'gen ms'],
     rows.map((r) => [
@@ -112,6 +118,45 @@ async function main() {
     );
   }
   if (args.json) writeFileSync(args.json, `${JSON.stringify({ rows, tops, variants }, null, 2)}\n`);
+}
+
+/** Per profile: the tools its clients are listed, what the model reads of them, and the wire. */
+async function allProfiles(catalog) {
+  const out = {};
+  for (const name of Object.keys(PROFILES)) {
+    const { mode, tools } = profileTools(catalog, catalog.toolMode, PROFILES[name]);
+    const listed = tools.map((t) => t.tool);
+    let model = 0;
+    for (const tool of listed) model += await countListTokens(modelText(tool));
+    out[name] = { mode, tools: listed.length, model, wire: await countListTokens(JSON.stringify({ tools: listed })) };
+  }
+  return out;
+}
+
+/** One row per spec, one column per profile: tools/model/wire, `!` where the model reads over the budget. */
+function printProfileMatrix(rows) {
+  const names = Object.keys(PROFILES);
+  printTable(
+    ['api', 'ops', ...names],
+    rows.map((r) => [
+      r.api,
+      r.operations,
+      ...names.map((n) => {
+        const p = r.byProfile[n];
+        return `${p.tools}/${p.model}/${p.wire}${p.model > BUDGET ? '!' : ''}`;
+      }),
+    ]),
+  );
+  console.log('\ncells: tools/model tokens/wire tokens; ! = model over the budget');
+  for (const n of names) {
+    const over = rows.filter((r) => r.byProfile[n].model > BUDGET);
+    const worst = Math.max(...rows.map((r) => r.byProfile[n].model));
+    console.log(
+      `${n}: ${rows.length - over.length} of ${rows.length} within ${BUDGET}; largest ${worst}` +
+        (over.length ? `; over: ${over.map((r) => `${r.api} ${r.byProfile[n].model}`).join(', ')}` : ''),
+    );
+  }
+  if (args.json) writeFileSync(args.json, `${JSON.stringify(rows, null, 2)}\n`);
 }
 
 /** What the model reads of one tool: its Anthropic API tool definition. */

@@ -1,11 +1,11 @@
 /**
- * The listing budget at generation: what each core candidate costs the model as Claude Code lists it
- * (src/report/model-listing.ts), with its compact input schema where its whole one is over the per-tool budget
+ * The listing budget at generation: what each core candidate costs the model as its costliest client profile
+ * lists it (src/report/model-listing.ts), with its compact input schema where its whole one is over the per-tool budget
  * (src/schema/compact-schema.ts), and the room the meta-tools leave for the core (LISTING_TOKEN_BUDGET).
  */
 import type { Catalog, CatalogTool, JsonSchema } from '../../../templates/runtime/contract/catalog.js';
 import { assembleInputSchema, listedTool, modeListing } from '../../../templates/runtime/contract/listing.js';
-import { modelTokens, modelToolText } from '../../report/model-listing.js';
+import { budgetTokens, costliestToolTokens } from '../../report/model-listing.js';
 import { compactInputSchema } from '../../schema/compact-schema.js';
 import type { CoreBudget } from './hybrid-core.js';
 import { LISTING_TOKEN_BUDGET } from './tool-modes.js';
@@ -48,7 +48,8 @@ export class CompactSchemas {
 
 /**
  * The default core's budget: LISTING_TOKEN_BUDGET less what the meta-tools cost; each candidate costs what the
- * model reads of it in a hybrid listing (its compact schema where it has one). `count`: o200k_base tokens.
+ * model reads of it in a hybrid listing (its compact schema where it has one), as its costliest profile lowers
+ * it. `count`: o200k_base tokens.
  */
 export function coreBudget(catalog: Catalog, compact: CompactSchemas, count: (text: string) => number): CoreBudget {
   const { meta } = modeListing(
@@ -58,12 +59,12 @@ export function coreBudget(catalog: Catalog, compact: CompactSchemas, count: (te
   );
   const costs = new Map<number, number>();
   return {
-    tokens: LISTING_TOKEN_BUDGET - modelTokens(meta, count),
+    tokens: LISTING_TOKEN_BUDGET - budgetTokens(meta, count),
     cost: (index) => {
       let cost = costs.get(index);
       if (cost === undefined) {
         const tool = listedTool(catalog.tools[index]!, compact.listedSchema(index));
-        costs.set(index, (cost = count(modelToolText(tool))));
+        costs.set(index, (cost = costliestToolTokens(tool, count)));
       }
       return cost;
     },

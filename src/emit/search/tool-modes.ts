@@ -13,7 +13,7 @@ import type { ApiModel, ToolModel } from '../../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
 import { searchDocuments } from './search-documents.js';
 import { dataJson } from '../data-json.js';
-import { modelToolText } from '../../report/model-listing.js';
+import { costliestToolTokens } from '../../report/model-listing.js';
 
 /**
  * The default mode lists every operation only when the list fits both a host's tool cap and the listing
@@ -24,7 +24,8 @@ export const ALL_MODE_MAX_TOOLS = 128;
 
 /**
  * What the model reads of the default mode's listing, in o200k_base tokens: every listed tool's name,
- * description and input schema as Claude Code hands them to the model (src/report/model-listing.ts). Every
+ * description and input schema as a host hands them to the model, each tool as its costliest client profile
+ * lowers it, so that the listing fits for every client the server meets (src/report/model-listing.ts). Every
  * conversation pays it before its first word, whether it uses the tools or not. Mode `all` is the default only
  * when the whole list fits; the hybrid core is chosen within it, less the meta-tools' own cost (hybrid-core.ts).
  */
@@ -55,7 +56,7 @@ export function chooseToolMode(
       reason: `default: the full tool list (${listed.count} tools) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation`,
     };
   const tokens = modelTokens();
-  const size = `${listed.count} tools, ${tokens.toLocaleString('en-US')} tokens as a model reads them`;
+  const size = `${listed.count} tools, ${tokens.toLocaleString('en-US')} tokens as a model reads them, each as its costliest client lists it`;
   const budget = `${LISTING_TOKEN_BUDGET.toLocaleString('en-US')}-token listing budget`;
   if (tokens > LISTING_TOKEN_BUDGET)
     return {
@@ -94,10 +95,10 @@ export class ModeAllListing {
     return (this.entries[index] ??= JSON.stringify(this.tool(index)));
   }
 
-  /** What the model reads of every entry, in tokens (model-listing.ts). */
+  /** What the model reads of every entry, each as its costliest profile lists it, in tokens (model-listing.ts). */
   modelTokens(count: (text: string) => number): number {
     let total = 0;
-    for (let i = 0; i < this.count; i++) total += count(modelToolText(this.tool(i)));
+    for (let i = 0; i < this.count; i++) total += costliestToolTokens(this.tool(i), count);
     return total;
   }
 }

@@ -4,7 +4,7 @@ import type { Catalog, CatalogTool } from '../../../../templates/runtime/contrac
 import { modeListing } from '../../../../templates/runtime/contract/listing.js';
 import { CompactSchemas, coreBudget } from '../../../../src/emit/search/listing-budget.js';
 import { LISTING_TOKEN_BUDGET } from '../../../../src/emit/search/tool-modes.js';
-import { modelTokens, modelToolText } from '../../../../src/report/model-listing.js';
+import { budgetTokens, costliestToolTokens } from '../../../../src/report/model-listing.js';
 import { tokenCounter } from '../../../../src/report/tokens.js';
 
 const annotations = { readOnlyHint: true };
@@ -63,16 +63,17 @@ describe('CompactSchemas', () => {
 });
 
 describe('coreBudget', () => {
-  it("is the listing budget less the meta-tools', each tool costing what the model reads of it in hybrid", async () => {
+  it("is the listing budget less the meta-tools', each tool costing its hybrid listing as the costliest profile lowers it", async () => {
     const count = await tokenCounter();
     const catalog = catalogOf([small, big]);
     const compact = new CompactSchemas(catalog);
     const budget = coreBudget(catalog, compact, count);
     const { meta } = modeListing(catalog, ['small', 'big'], 'hybrid');
-    expect(budget.tokens).toBe(LISTING_TOKEN_BUDGET - modelTokens(meta, count));
+    expect(budget.tokens).toBe(LISTING_TOKEN_BUDGET - budgetTokens(meta, count));
     expect(budget.cost(0)).toBe(
-      count(
-        modelToolText({ name: 'small', description: 'Small.', inputSchema: small.inputSchema as never, annotations }),
+      costliestToolTokens(
+        { name: 'small', description: 'Small.', inputSchema: small.inputSchema as never, annotations },
+        count,
       ),
     );
     // The big tool costs its compact schema, far less than its whole one.

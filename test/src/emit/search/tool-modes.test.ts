@@ -6,7 +6,8 @@ import {
   LISTING_TOKEN_BUDGET,
   ModeAllListing,
 } from '../../../../src/emit/search/tool-modes.js';
-import { modelToolText } from '../../../../src/report/model-listing.js';
+import { modelToolText, profileToolText } from '../../../../src/report/model-listing.js';
+import { PROFILES } from '../../../../templates/runtime/contract/profiles/profiles.js';
 import { tokenCounter } from '../../../../src/report/tokens.js';
 import { generate } from '../../../../src/pipeline.js';
 import { REPO_ROOT } from '../../../helpers/generated-project.js';
@@ -42,7 +43,7 @@ describe('the default tool mode follows the size of the full tool list', () => {
     const big = chooseToolMode(undefined, false, listedOf(100, 10), () => LISTING_TOKEN_BUDGET + 1);
     expect(big.mode).toBe('hybrid');
     expect(big.reason).toMatch(
-      /100 tools, 8,001 tokens as a model reads them\) is over the 8,000-token listing budget/,
+      /100 tools, 8,001 tokens as a model reads them, each as its costliest client lists it\) is over the 8,000-token listing budget/,
     );
   });
 
@@ -70,11 +71,13 @@ describe('the default tool mode follows the size of the full tool list', () => {
     expect(chooseToolMode('dynamic', true, listedOf(3, 10), fits).mode).toBe('dynamic');
   });
 
-  it('weighs each tool as Claude Code lists it: name, description and input schema', async () => {
+  it('weighs each tool as its costliest profile lists it: name, description and input schema', async () => {
     const count = await tokenCounter();
     const listed = listedOf(3, 40);
-    const each = count(modelToolText(listed.tool(0)));
-    expect(listed.modelTokens(count)).toBe(3 * each);
+    const each = Object.values(PROFILES).map((p) => count(profileToolText(listed.tool(0), p)));
+    expect(listed.modelTokens(count)).toBe(3 * Math.max(...each));
+    // openai-strict closes the object (`required`, `additionalProperties: false`): more than Claude Code reads.
+    expect(listed.modelTokens(count)).toBeGreaterThan(3 * count(modelToolText(listed.tool(0))));
     expect(JSON.parse(modelToolText(listed.tool(0)))).toEqual({
       name: 'op0',
       description: 'x'.repeat(40),
