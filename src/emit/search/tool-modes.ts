@@ -13,7 +13,6 @@ import type { ApiModel, ToolModel } from '../../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
 import { searchDocuments } from './search-documents.js';
 import { dataJson } from '../data-json.js';
-import { wordNetBridge } from './wordnet-lexicon.js';
 import { modelToolText } from '../../report/model-listing.js';
 
 /**
@@ -115,6 +114,6 @@ export interface SearchIndexInput {
 
 /** Data-file layout like catalog.json: one line per operation (and per group), so a diff shows what changed. */
 export function searchIndexText({ docs, groups }: SearchIndexInput): string {
-  const file = buildSearchIndex(docs, groups, (vocabulary) => wordNetBridge(vocabulary));
+  const file = buildSearchIndex(docs, groups);
   return dataJson(file, ['documents', 'operations', 'groups', 'bridge']);
 }

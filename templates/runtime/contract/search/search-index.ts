@@ -72,18 +72,7 @@ export interface SearchIndexFile {
   groups: SearchGroup[];
 }
 
-/** A query term, the terms it also searches (a phrase when several), and the weight of that search. */
-export type BridgeRelation = [source: string, target: string[], weight: number];
-
-/**
- * `moreRelations` adds to the bridge relations from outside the hand tables (the generator's WordNet lexicon,
- * src/emit/search/wordnet-lexicon.ts), given the index's vocabulary.
- */
-export function buildSearchIndex(
-  docs: readonly SearchDocument[],
-  groups: readonly SearchGroup[],
-  moreRelations?: (vocabulary: ReadonlySet<string>) => Iterable<BridgeRelation>,
-): SearchIndexFile {
+export function buildSearchIndex(docs: readonly SearchDocument[], groups: readonly SearchGroup[]): SearchIndexFile {
   const vocabulary = new Set<string>();
   // Many operations share a field's text (their tag's words, their action): each text is analyzed once.
   const analyzed = new Map<string, string>();
@@ -100,7 +89,7 @@ export function buildSearchIndex(
     format: 4,
     fields: FIELDS,
     documents,
-    bridge: bridgeFor(vocabulary, moreRelations?.(vocabulary) ?? []),
+    bridge: bridgeFor(vocabulary),
     operations: docs.map((d) => d.operation),
     groups: [...groups],
   };
@@ -112,7 +101,7 @@ export function buildSearchIndex(
  * a verb that changes a thing's state searches for update at a low weight (STATE_CHANGES); the words of a
  * thing set search for each other fully. A phrase keeps the terms of it that the API uses, matched together.
  */
-function bridgeFor(vocabulary: ReadonlySet<string>, more: Iterable<BridgeRelation>): SearchIndexFile['bridge'] {
+function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
   const related = new Map<string, Map<string, number>>();
   const relate = (from: readonly string[], to: readonly string[], weight: number) => {
     if (from.length !== 1) return; // a query phrase is not looked up by one of its terms
@@ -138,7 +127,6 @@ function bridgeFor(vocabulary: ReadonlySet<string>, more: Iterable<BridgeRelatio
     const termsOf = set.map((entry) => analyze(entry));
     for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to, 1);
   }
-  for (const [source, target, weight] of more) relate([source], target, weight);
   const bridge: SearchIndexFile['bridge'] = {};
   for (const source of [...related.keys()].sort()) {
     bridge[source] = [...related.get(source)!].sort((a, b) => (a[0] < b[0] ? -1 : 1));
