@@ -7,10 +7,15 @@ import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../../ir/types.j
 import { isDeprecated } from '../../tools/deprecation.js';
 import { isPlainObject } from '../../util/stable.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
+import { descriptionLine } from '../../tools/description-text.js';
 import { firstSentence, plainStart } from '../plain-text.js';
 
-/** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
-const DESCRIPTION_CHARS = 300;
+/**
+ * Descriptions are indexed whole, as the plain text a model reads: their later sentences name what the
+ * operation also does or returns, and each word counts once per field, so length costs little. Markdown past
+ * this many characters is not read: a description of megabytes (a hostile spec) would be lexed whole.
+ */
+const DESCRIPTION_READ_CHARS = 20_000;
 const TAG_DESCRIPTION_CHARS = 160;
 const SUMMARY_CHARS = 160;
 const ARGUMENT_DOC_CHARS = 100;
@@ -35,7 +40,7 @@ export function searchDocuments(
         argdocs: args.bodyDocs.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
-        description: withoutMethodNames(plainStart(specText(tool), DESCRIPTION_CHARS)),
+        description: withoutMethodNames(descriptionLine(specText(tool).slice(0, DESCRIPTION_READ_CHARS))),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
