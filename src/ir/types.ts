@@ -74,6 +74,8 @@ export interface OperationModel {
   output?: { schema: JsonSchema; wrap: boolean };
   /** The success response's shape a few levels deep, for code mode's declarations (schema/result-shape.ts). */
   resultShape?: JsonSchema;
+  /** What the success response holds, in words: its schema's name and property names (schema/response-words.ts). */
+  responseWords?: string[];
   /** `undefined` = inherit the global requirement; `[]` = explicitly public. */
   security?: string[][];
   /** JSON pointer of the operation in the source document. */
@@ -160,6 +162,8 @@ export interface ToolModel {
   wrapOutput?: boolean;
   /** See OperationModel.resultShape. */
   resultShape?: JsonSchema;
+  /** See OperationModel.responseWords; the search indexes them. */
+  responseWords?: string[];
   annotations: ToolAnnotations;
   request: RequestPlan;
   security?: string[][];

@@ -40,6 +40,7 @@ export function searchDocuments(
         argdocs: args.docs.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
+        returns: (tool.responseWords ?? []).join(' '),
         description: withoutMethodNames(plain(specText(tool))),
       },
       operation: operationSummary(tool, groupOf[index]!),

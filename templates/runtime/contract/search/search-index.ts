@@ -19,6 +19,7 @@ export const FIELD_BOOSTS = {
   values: 1.5,
   filters: 0.2,
   description: 0.5,
+  returns: 0.5,
 } as const;
 
 export type SearchField = keyof typeof FIELD_BOOSTS;
@@ -53,7 +54,7 @@ export interface SearchDocument {
 
 /** search-index.json. */
 export interface SearchIndexFile {
-  format: 4;
+  format: 5;
   /** The indexed fields, in the order of each document's entries. */
   fields: SearchField[];
   /**
@@ -86,7 +87,7 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
   };
   const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
   return {
-    format: 4,
+    format: 5,
     fields: FIELDS,
     documents,
     bridge: bridgeFor(vocabulary),
