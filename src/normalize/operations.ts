@@ -118,7 +118,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(responseMediaType ? { responseMediaType } : {}),
     ...(output ? { output } : {}),
     ...(shape ? { resultShape: shape } : {}),
-    ...(returns.length > 0 ? { responseWords: returns } : {}),
+    ...(returns ? { responseWords: returns } : {}),
     ...(xMcp ? { xMcp } : {}),
     ...(responseExample !== undefined ? { responseExample } : {}),
   });

@@ -4,21 +4,22 @@
  * "tracks"), the items' when the response is an array. People ask for what they want back ("my balance",
  * "the tracks of an album"), and a summary does not always name it.
  */
+import type { ResponseWords } from '../ir/types.js';
 import { isPlainObject } from '../util/stable.js';
 import { primaryType, type ResolveRaw } from './outline.js';
 
-export function responseWords(raw: unknown, resolve: ResolveRaw): string[] {
-  const words: string[] = [];
+export function responseWords(raw: unknown, resolve: ResolveRaw): ResponseWords | undefined {
   const root = resolve(raw);
-  if (!root) return words;
-  addSchemaNames(raw, root, words);
+  if (!root) return undefined;
+  const words: ResponseWords = { names: [], properties: [] };
+  addSchemaNames(raw, root, words.names);
   let subject: Record<string, unknown> | undefined = root;
   if (primaryType(root) === 'array') {
     subject = resolve(root['items']);
-    if (subject) addSchemaNames(root['items'], subject, words);
+    if (subject) addSchemaNames(root['items'], subject, words.names);
   }
-  if (subject) addPropertyNames(subject, resolve, words, 0);
-  return words;
+  if (subject) addPropertyNames(subject, resolve, words.properties, 0);
+  return words.names.length + words.properties.length > 0 ? words : undefined;
 }
 
 /** The name a `$ref` gives the schema, and its title. */

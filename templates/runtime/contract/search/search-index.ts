@@ -19,7 +19,8 @@ export const FIELD_BOOSTS = {
   values: 1.5,
   filters: 0.2,
   description: 0.5,
-  returns: 0.5,
+  returns: 1,
+  returnFields: 0.3,
 } as const;
 
 export type SearchField = keyof typeof FIELD_BOOSTS;
