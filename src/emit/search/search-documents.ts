@@ -156,7 +156,8 @@ function addDocWords(
   const doc = resolved?.['description'];
   if (typeof doc === 'string') words.docs.push(plain(doc));
   const examples = resolved?.['examples'];
-  if (Array.isArray(examples)) for (const example of examples) if (isWordExample(example)) words.filterValues.push(example);
+  if (Array.isArray(examples))
+    for (const example of examples) if (isWordExample(example)) words.filterValues.push(example);
   return resolved;
 }
 
