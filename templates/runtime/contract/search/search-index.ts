@@ -7,7 +7,12 @@
 import { analyze, fieldTerms } from './search-text.js';
 import { ACTION_SYNONYMS, STATE_CHANGES, THING_SYNONYMS } from './search-vocabulary.js';
 
-/** The indexed fields and how much a match in each counts. */
+/**
+ * The indexed fields and how much a match in each counts: short fields whose every word names the operation
+ * (summary, name, path resources, the response's schema name) high; long ones where most words are
+ * incidental (the whole description, every argument's description, the response's property names) low.
+ * MiniSearch's BM25 normalizes length per field, so a long field's match counts less within it as well.
+ */
 export const FIELD_BOOSTS = {
   name: 2,
   summary: 3,
