@@ -74,6 +74,8 @@ export interface OperationModel {
   output?: { schema: JsonSchema; wrap: boolean };
   /** The success response's shape a few levels deep, for code mode's declarations (schema/result-shape.ts). */
   resultShape?: JsonSchema;
+  /** What the success response holds, in words: its schema's name and property names (schema/response-words.ts). */
+  responseWords?: ResponseWords;
   /** `undefined` = inherit the global requirement; `[]` = explicitly public. */
   security?: string[][];
   /** JSON pointer of the operation in the source document. */
@@ -91,6 +93,14 @@ export interface XMcpModel {
   title?: string;
   description?: string;
   annotations?: Omit<ToolAnnotations, 'title'>;
+}
+
+/** What an operation's success response holds, in words (schema/response-words.ts). */
+export interface ResponseWords {
+  /** The schema's names: few words, and they name the thing returned, as a path resource does. */
+  names: string[];
+  /** Its property names: many, most shared by every response (`id`, `url`), so weaker evidence each. */
+  properties: string[];
 }
 
 export interface ParameterModel {
@@ -160,6 +170,8 @@ export interface ToolModel {
   wrapOutput?: boolean;
   /** See OperationModel.resultShape. */
   resultShape?: JsonSchema;
+  /** See OperationModel.responseWords; the search indexes them. */
+  responseWords?: ResponseWords;
   annotations: ToolAnnotations;
   request: RequestPlan;
   security?: string[][];

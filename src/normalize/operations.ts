@@ -10,6 +10,7 @@ import { normalizeRequirements } from './security.js';
 import { normalizeServers } from './servers.js';
 import { successMediaType, successResponses, successSchema } from './responses.js';
 import { outlineOutputSchema } from '../schema/outline.js';
+import { responseWords } from '../schema/response-words.js';
 import { resultShape } from '../schema/result-shape.js';
 import { successExample } from './examples.js';
 import { readXMcp } from './x-mcp.js';
@@ -94,6 +95,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const successRaw = successSchema(ctx, success);
   const output = outlineOutputSchema(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
   const shape = ctx.resultShapes && resultShape(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.resultShapes);
+  const returns = responseWords(successRaw, (s) => ctx.schemas.resolveRaw(s));
   const xMcp = readXMcp(
     { operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer },
     ctx.diags,
@@ -116,6 +118,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(responseMediaType ? { responseMediaType } : {}),
     ...(output ? { output } : {}),
     ...(shape ? { resultShape: shape } : {}),
+    ...(returns ? { responseWords: returns } : {}),
     ...(xMcp ? { xMcp } : {}),
     ...(responseExample !== undefined ? { responseExample } : {}),
   });

@@ -67,6 +67,7 @@ export function mapOperation(op: OperationModel, name: string, ctx: MappingConte
       ? { outputSchema: op.output.schema, ...(op.output.wrap ? { wrapOutput: true } : {}) }
       : {}),
     ...(op.resultShape ? { resultShape: op.resultShape } : {}),
+    ...(op.responseWords ? { responseWords: op.responseWords } : {}),
     annotations: annotationsFor(op.method),
     request: requestPlan(op, names.params, names.body),
     ...(security ? { security } : {}),

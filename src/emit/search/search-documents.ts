@@ -7,13 +7,17 @@ import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../../ir/types.j
 import { isDeprecated } from '../../tools/deprecation.js';
 import { isPlainObject } from '../../util/stable.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
-import { firstSentence, plainStart } from '../plain-text.js';
+import { descriptionLine } from '../../tools/description-text.js';
+import { firstSentence } from '../plain-text.js';
 
-/** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
-const DESCRIPTION_CHARS = 300;
+/**
+ * Descriptions are indexed whole, as the plain text a model reads: their later sentences name what the
+ * operation also does or returns, and each word counts once per field, so length costs little. Markdown past
+ * this many characters is not read: a description of megabytes (a hostile spec) would be lexed whole.
+ */
+const DESCRIPTION_READ_CHARS = 20_000;
 const TAG_DESCRIPTION_CHARS = 160;
 const SUMMARY_CHARS = 160;
-const ARGUMENT_DOC_CHARS = 100;
 
 /** `groupOf`: each tool's browsing group, by tool index. */
 export function searchDocuments(
@@ -22,8 +26,9 @@ export function searchDocuments(
   groupOf: readonly string[],
 ): SearchDocument[] {
   const tags = new Map(api.tags.map((t) => [t.name, t]));
+  const plain = memoizedPlainText();
   return tools.map((tool, index) => {
-    const args = argumentWords(tool, api.schemas);
+    const args = argumentWords(tool, api.schemas, plain);
     return {
       fields: {
         name: `${tool.name} ${tool.operationId ?? ''}`,
@@ -32,14 +37,31 @@ export function searchDocuments(
         resource: literalSegments(tool.source.path).join(' '),
         action: actionWords(tool),
         params: args.names.join(' '),
-        argdocs: args.bodyDocs.join(' '),
+        argdocs: args.docs.join(' '),
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
-        description: withoutMethodNames(plainStart(specText(tool), DESCRIPTION_CHARS)),
+        returns: tool.responseWords?.names.join(' ') ?? '',
+        returnFields: tool.responseWords?.properties.join(' ') ?? '',
+        description: withoutMethodNames(plain(specText(tool))),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
   });
+}
+
+type PlainText = (markdown: string) => string;
+
+/**
+ * descriptionLine, remembered per text: most argument descriptions recur across an API's operations ("The
+ * account owner of the repository."), and lexing Markdown is the costly part of reading them.
+ */
+function memoizedPlainText(): PlainText {
+  const seen = new Map<string, string>();
+  return (markdown) => {
+    let text = seen.get(markdown);
+    if (text === undefined) seen.set(markdown, (text = descriptionLine(markdown.slice(0, DESCRIPTION_READ_CHARS))));
+    return text;
+  };
 }
 
 function operationSummary(tool: ToolModel, group: string): OperationSummary {
@@ -91,16 +113,16 @@ function actionWords(tool: ToolModel): string {
 
 interface ArgumentWords {
   names: string[];
-  /** What the body's properties are for, first sentence each: "Whether to archive this repository." */
-  bodyDocs: string[];
+  /** What each argument is for, in the spec's words: "Whether to archive this repository." */
+  docs: string[];
   /** Enum values and flags of the request body: setting one is often the action itself (`state: closed`, `archived`). */
   bodyValues: string[];
-  /** Enum values of query and other parameters: they narrow a listing. */
+  /** Enum values of query and other parameters (they narrow a listing), and word examples of any argument. */
   filterValues: string[];
 }
 
-function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): ArgumentWords {
-  const words: ArgumentWords = { names: [], bodyDocs: [], bodyValues: [], filterValues: [] };
+function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>, plain: PlainText): ArgumentWords {
+  const words: ArgumentWords = { names: [], docs: [], bodyValues: [], filterValues: [] };
   const bodyArg = tool.request.body?.arg;
   const args = propertiesOf(tool.inputSchema, defs);
   for (const name of Object.keys(args)) {
@@ -109,9 +131,7 @@ function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): Argum
       for (const prop of Object.keys(props)) {
         words.names.push(prop);
         const propSchema = props[prop];
-        const resolved = resolve(propSchema, defs);
-        const doc = resolved?.['description'];
-        if (typeof doc === 'string') words.bodyDocs.push(plainStart(doc, ARGUMENT_DOC_CHARS));
+        const resolved = addDocWords(propSchema, defs, plain, words);
         addEnumWords(propSchema, defs, words.bodyValues);
         // A flag in a body is an action too: `archived: true` archives a repository.
         if (resolved?.['type'] === 'boolean') words.bodyValues.push(prop);
@@ -119,10 +139,37 @@ function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): Argum
       continue;
     }
     words.names.push(name);
+    addDocWords(args[name], defs, plain, words);
     addEnumWords(args[name], defs, words.filterValues);
   }
   return words;
 }
+
+/** Adds an argument's description and word examples; returns its schema, resolved. */
+function addDocWords(
+  schema: unknown,
+  defs: Record<string, JsonSchema>,
+  plain: PlainText,
+  words: ArgumentWords,
+): JsonSchema | undefined {
+  const resolved = resolve(schema, defs);
+  const doc = resolved?.['description'];
+  if (typeof doc === 'string') words.docs.push(plain(doc));
+  const examples = resolved?.['examples'];
+  if (Array.isArray(examples))
+    for (const example of examples) if (isWordExample(example)) words.filterValues.push(example);
+  return resolved;
+}
+
+/**
+ * An example that is a word or two ("public", "created desc") shows what an argument selects; identifiers,
+ * dates and numbers match no one's request and only add terms.
+ */
+function isWordExample(example: unknown): example is string {
+  return typeof example === 'string' && example.length <= MAX_EXAMPLE_CHARS && /^[\p{L} _-]+$/u.test(example);
+}
+
+const MAX_EXAMPLE_CHARS = 40;
 
 const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
 

@@ -101,9 +101,9 @@ export class OperationSearch {
   }
 
   static load(file: SearchIndexFile): OperationSearch {
-    if (file.format !== 4 || file.fields.join() !== FIELDS.join())
+    if (file.format !== 5 || file.fields.join() !== FIELDS.join())
       throw new Error(
-        `search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 4 with fields ${FIELDS.join()} (regenerate the project)`,
+        `search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 5 with fields ${FIELDS.join()} (regenerate the project)`,
       );
     return new OperationSearch(file);
   }

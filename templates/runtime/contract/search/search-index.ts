@@ -7,7 +7,12 @@
 import { analyze, fieldTerms } from './search-text.js';
 import { ACTION_SYNONYMS, STATE_CHANGES, THING_SYNONYMS } from './search-vocabulary.js';
 
-/** The indexed fields and how much a match in each counts. */
+/**
+ * The indexed fields and how much a match in each counts: short fields whose every word names the operation
+ * (summary, name, path resources, the response's schema name) high; long ones where most words are
+ * incidental (the whole description, every argument's description, the response's property names) low.
+ * MiniSearch's BM25 normalizes length per field, so a long field's match counts less within it as well.
+ */
 export const FIELD_BOOSTS = {
   name: 2,
   summary: 3,
@@ -19,6 +24,8 @@ export const FIELD_BOOSTS = {
   values: 1.5,
   filters: 0.2,
   description: 0.5,
+  returns: 1,
+  returnFields: 0.3,
 } as const;
 
 export type SearchField = keyof typeof FIELD_BOOSTS;
@@ -53,7 +60,7 @@ export interface SearchDocument {
 
 /** search-index.json. */
 export interface SearchIndexFile {
-  format: 4;
+  format: 5;
   /** The indexed fields, in the order of each document's entries. */
   fields: SearchField[];
   /**
@@ -86,7 +93,7 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
   };
   const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
   return {
-    format: 4,
+    format: 5,
     fields: FIELDS,
     documents,
     bridge: bridgeFor(vocabulary),

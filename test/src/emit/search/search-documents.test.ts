@@ -63,4 +63,58 @@ describe('search documents', () => {
     expect(indexed!.operation.deprecated).toBe(true);
     expect(doc!.operation.deprecated).toBeUndefined();
   });
+
+  it('indexes the whole description as plain text: markup and link targets out, its last words in', () => {
+    const long = `Lists the **pull requests** of a [repository](https://docs.example.com/repos).\n\n${'More about it. '.repeat(40)}<p>Also returns the merge &amp; review state.</p>`;
+    const [indexed] = searchDocuments(
+      { tags: [], schemas: {} } as unknown as ApiModel,
+      [toolOf('get', '/repos/{repo}/pulls', { description: long })],
+      ['pulls'],
+    );
+    const description = indexed!.fields.description!;
+    expect(description).toContain('Lists the pull requests of a repository.');
+    expect(description).toContain('Also returns the merge & review state.');
+    expect(description).not.toMatch(/docs\.example|\*\*|<p>|&amp;/);
+  });
+
+  it('indexes the descriptions of every argument whole, and examples that are words', () => {
+    const list = toolOf('get', '/repos/{owner}/issues', {
+      parameters: [
+        createParameter({ name: 'owner', in: 'path', schema: { type: 'string', description: 'The account owner.' } }),
+        createParameter({
+          name: 'since',
+          in: 'query',
+          schema: { type: 'string', description: 'Only issues updated after this time. An ISO 8601 timestamp.' },
+        }),
+        createParameter({
+          name: 'visibility',
+          in: 'query',
+          schema: { type: 'string', examples: ['private', '2024-01-01'] },
+        }),
+      ],
+      body: createBody({
+        mediaType: 'application/json',
+        encodingKind: 'json',
+        schema: {
+          type: 'object',
+          properties: { note: { type: 'string', description: 'A _note_ for the reviewers.' } },
+        },
+      }),
+    });
+    const [indexed] = searchDocuments({ tags: [], schemas: {} } as unknown as ApiModel, [list], ['issues']);
+    expect(indexed!.fields.argdocs).toBe(
+      'The account owner. Only issues updated after this time. An ISO 8601 timestamp. A note for the reviewers.',
+    );
+    expect(indexed!.fields.filters).toBe('private');
+  });
+
+  it("indexes what the response holds: its schema's names apart from its property names", () => {
+    const balance = toolOf('get', '/v1/balance', {
+      responseWords: { names: ['balance'], properties: ['available', 'pending'] },
+    });
+    const [indexed] = searchDocuments({ tags: [], schemas: {} } as unknown as ApiModel, [balance], ['balance']);
+    expect(indexed!.fields.returns).toBe('balance');
+    expect(indexed!.fields.returnFields).toBe('available pending');
+    expect(doc!.fields.returns).toBe('');
+  });
 });
