@@ -8,6 +8,7 @@ import { isDeprecated } from '../../tools/deprecation.js';
 import { isPlainObject } from '../../util/stable.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
 import { firstSentence, plainStart } from '../plain-text.js';
+import { operationKinds } from './value-kinds.js';
 
 /** Enough of a long description to say what the operation is for; the rest is mostly caveats and examples. */
 const DESCRIPTION_CHARS = 300;
@@ -36,6 +37,7 @@ export function searchDocuments(
         values: args.bodyValues.join(' '),
         filters: args.filterValues.join(' '),
         description: withoutMethodNames(plainStart(specText(tool), DESCRIPTION_CHARS)),
+        kinds: operationKinds(tool, api.schemas),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
@@ -131,7 +133,7 @@ const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
  * properties first, the schema's own over them). Plain loops: this runs for every argument of every tool, and
  * the same code written with spreads and flatMap took V8 a tenth of a second to optimize.
  */
-function propertiesOf(schema: unknown, defs: Record<string, JsonSchema>, depth = 0): Record<string, unknown> {
+export function propertiesOf(schema: unknown, defs: Record<string, JsonSchema>, depth = 0): Record<string, unknown> {
   const resolved = resolve(schema, defs);
   if (!resolved || depth > 3) return {};
   const merged: Record<string, unknown> = {};
@@ -164,7 +166,7 @@ function addEnumWords(schema: unknown, defs: Record<string, JsonSchema>, out: st
   }
 }
 
-function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema | undefined {
+export function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema | undefined {
   if (!isPlainObject(schema)) return undefined;
   const ref = schema['$ref'];
   if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return defs[ref.slice('#/$defs/'.length)];

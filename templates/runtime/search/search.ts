@@ -31,6 +31,7 @@ import {
   wordTerms,
   words,
 } from '../contract/search/search-text.js';
+import { kindTerm, valueKinds } from '../contract/search/search-values.js';
 import { ACTION_SYNONYMS, entryOf, HINT_WORDS } from '../contract/search/search-vocabulary.js';
 
 export type { OperationSummary, SearchGroup, SearchIndexFile } from '../contract/search/search-index.js';
@@ -71,6 +72,8 @@ interface Concept {
   hint?: boolean;
   /** A verb of ACTION_SYNONYMS: what the request wants done, which tells apart operations on the same thing. */
   action?: boolean;
+  /** The kind of a value the request carries (`#email`): it matches operations whose arguments take one. */
+  value?: boolean;
 }
 
 export class OperationSearch {
@@ -101,9 +104,9 @@ export class OperationSearch {
   }
 
   static load(file: SearchIndexFile): OperationSearch {
-    if (file.format !== 4 || file.fields.join() !== FIELDS.join())
+    if (file.format !== 5 || file.fields.join() !== FIELDS.join())
       throw new Error(
-        `search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 4 with fields ${FIELDS.join()} (regenerate the project)`,
+        `search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 5 with fields ${FIELDS.join()} (regenerate the project)`,
       );
     return new OperationSearch(file);
   }
@@ -136,7 +139,7 @@ export class OperationSearch {
   /** What the ranking needs of a request, worked out once for both passes. */
   private request(query: string): Request {
     const said = words(withoutValues(query));
-    const concepts = this.concepts(said);
+    const concepts = [...this.concepts(said), ...this.valueConcepts(query)];
     const question = isQuestion(query);
     return {
       concepts,
@@ -178,6 +181,20 @@ export class OperationSearch {
   }
 
   /**
+   * The kinds of the values the request carries that some operation's arguments take. Each counts toward
+   * coverage as a word does: "point api.example.com at 1.2.3.4" says little in words, and an operation that
+   * takes neither a domain nor an address is not what was asked. A bare id is left to namesOne: half an
+   * API's operations take one, and it already prefers operations on one item.
+   */
+  private valueConcepts(query: string): Concept[] {
+    return valueKinds(query)
+      .filter((kind) => kind !== 'id')
+      .map(kindTerm)
+      .filter((term) => this.documentFrequency.has(term))
+      .map((term) => ({ term, synonyms: new Map(), value: true }));
+  }
+
+  /**
    * A synonym counts at most as much as the word it stands in for: a rare synonym ("views" for "get")
    * would otherwise outscore the common word the request used, through its higher inverse document frequency.
    */
@@ -212,7 +229,9 @@ export class OperationSearch {
     const verbWeight = question ? 1 : ACTION_WEIGHT;
     for (const concept of concepts) {
       const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
-      const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose ? 'loose' : 'prefix', filter);
+      // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
+      const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
+      const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
       const viaSynonym = this.synonymScores(concept, base, filter);
       const best = new Map(direct);
       for (const [doc, match] of viaSynonym) {

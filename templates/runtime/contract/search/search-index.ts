@@ -19,6 +19,8 @@ export const FIELD_BOOSTS = {
   values: 1.5,
   filters: 0.2,
   description: 0.5,
+  /** The kinds of value the arguments accept (search-values.ts), as kind terms: written as terms, not analyzed. */
+  kinds: 1,
 } as const;
 
 export type SearchField = keyof typeof FIELD_BOOSTS;
@@ -53,7 +55,7 @@ export interface SearchDocument {
 
 /** search-index.json. */
 export interface SearchIndexFile {
-  format: 4;
+  format: 5;
   /** The indexed fields, in the order of each document's entries. */
   fields: SearchField[];
   /**
@@ -84,9 +86,11 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
     }
     return terms;
   };
-  const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
+  const documents = docs.map((doc) =>
+    FIELDS.map((field) => (field === 'kinds' ? (doc.fields.kinds ?? '') : termsOf(doc.fields[field] ?? ''))),
+  );
   return {
-    format: 4,
+    format: 5,
     fields: FIELDS,
     documents,
     bridge: bridgeFor(vocabulary),
