@@ -31,7 +31,7 @@ import {
   wordTerms,
   words,
 } from '../contract/search/search-text.js';
-import { kindTerm, valueKinds } from '../contract/search/search-values.js';
+import { kindTerm, valueKinds, type ValueKind } from '../contract/search/search-values.js';
 import { ACTION_SYNONYMS, entryOf, HINT_WORDS } from '../contract/search/search-vocabulary.js';
 
 export type { OperationSummary, SearchGroup, SearchIndexFile } from '../contract/search/search-index.js';
@@ -183,12 +183,13 @@ export class OperationSearch {
   /**
    * The kinds of the values the request carries that some operation's arguments take. Each counts toward
    * coverage as a word does: "point api.example.com at 1.2.3.4" says little in words, and an operation that
-   * takes neither a domain nor an address is not what was asked. A bare id is left to namesOne: half an
-   * API's operations take one, and it already prefers operations on one item.
+   * takes neither a domain nor an address is not what was asked. Two kinds say nothing of which argument fits:
+   * a bare id (left to namesOne: half an API's operations take one) and a quoted string (a name, a search
+   * term, a message: most operations take one of those).
    */
   private valueConcepts(query: string): Concept[] {
     return valueKinds(query)
-      .filter((kind) => kind !== 'id')
+      .filter((kind) => !UNSPECIFIC_KINDS.has(kind))
       .map(kindTerm)
       .filter((term) => this.documentFrequency.has(term))
       .map((term) => ({ term, synonyms: new Map(), value: true }));
@@ -419,6 +420,7 @@ interface Candidate {
 const OTHER_SYNONYMS_SHARE = 0.3;
 const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
 const RERANKED = 50;
+const UNSPECIFIC_KINDS: ReadonlySet<ValueKind> = new Set(['id', 'name']);
 const READ_PREFERENCE = 1.25;
 const SEGMENT_PENALTY = 0.05;
 const ITEM_PREFERENCE = 1.15;

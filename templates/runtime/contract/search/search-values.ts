@@ -79,10 +79,11 @@ export const VALUE_PATTERNS: readonly KindPattern[] = [
     pattern:
       /\b\d+\s?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|[smhdw])\b(?!\s*(?:ago|old)\b)/i,
   },
+  // A day said in words is a value only as a bound ("since yesterday"); "yesterday's version" tells a story.
   {
     kind: 'date',
     pattern: new RegExp(
-      String.raw`\b${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+${MONTH}\b(?:,?\s+\d{4})?|\b\d+\s?(?:days?|weeks?|months?|years?)\s+ago\b|\b(?:yesterday|today|tomorrow)\b|\blast\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`,
+      String.raw`\b${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+${MONTH}\b(?:,?\s+\d{4})?|\b(?:since|before|after|until|from)\s+(?:\d+\s?(?:days?|weeks?|months?|years?)\s+ago|yesterday|today|tomorrow|last\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`,
       'i',
     ),
   },
