@@ -9,6 +9,7 @@ import { isPlainObject } from '../../util/stable.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
 import { descriptionLine } from '../../tools/description-text.js';
 import { firstSentence } from '../plain-text.js';
+import { operationKinds } from './value-kinds.js';
 
 /**
  * Descriptions are indexed whole, as the plain text a model reads: their later sentences name what the
@@ -43,6 +44,7 @@ export function searchDocuments(
         returns: tool.responseWords?.names.join(' ') ?? '',
         returnFields: tool.responseWords?.properties.join(' ') ?? '',
         description: withoutMethodNames(plain(specText(tool))),
+        kinds: operationKinds(tool, api.schemas),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
@@ -178,7 +180,7 @@ const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
  * properties first, the schema's own over them). Plain loops: this runs for every argument of every tool, and
  * the same code written with spreads and flatMap took V8 a tenth of a second to optimize.
  */
-function propertiesOf(schema: unknown, defs: Record<string, JsonSchema>, depth = 0): Record<string, unknown> {
+export function propertiesOf(schema: unknown, defs: Record<string, JsonSchema>, depth = 0): Record<string, unknown> {
   const resolved = resolve(schema, defs);
   if (!resolved || depth > 3) return {};
   const merged: Record<string, unknown> = {};
@@ -211,7 +213,7 @@ function addEnumWords(schema: unknown, defs: Record<string, JsonSchema>, out: st
   }
 }
 
-function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema | undefined {
+export function resolve(schema: unknown, defs: Record<string, JsonSchema>): JsonSchema | undefined {
   if (!isPlainObject(schema)) return undefined;
   const ref = schema['$ref'];
   if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return defs[ref.slice('#/$defs/'.length)];

@@ -188,4 +188,22 @@ describe('operation search', () => {
     expect(first('follow torvalds')).toBe('users_follow');
     expect(first('who follows torvalds?')).toBe('followers_list');
   });
+
+  it('a value in the request moves up the operation whose arguments take its kind', () => {
+    const docs = [
+      doc('domains_create', 'POST', '/domains', 'Create a new domain', { kinds: '#domain #name' }),
+      doc('records_create', 'POST', '/domains/{domain_name}/records', 'Create a new domain record', {
+        kinds: '#domain #ipv4 #name',
+      }),
+      doc('members_add', 'PUT', '/teams/{team}/members/{username}', 'Add a team member', { kinds: '#mention' }),
+      doc('members_invite', 'POST', '/teams/{team}/members', 'Add a team member', { kinds: '#email' }),
+    ];
+    const local = OperationSearch.load(buildSearchIndex(docs, []));
+    const first = (query: string) => local.operation(local.search(query, 1)[0]!.doc).name;
+    // The words alone pick one operation; the value, another.
+    expect(first('create a domain')).toBe('domains_create');
+    expect(first('create a domain, www.example.com pointing at 198.51.100.4')).toBe('records_create');
+    expect(first('add @bob to the team')).toBe('members_add');
+    expect(first('add ann@example.org to the team')).toBe('members_invite');
+  });
 });

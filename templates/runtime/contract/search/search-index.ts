@@ -26,6 +26,8 @@ export const FIELD_BOOSTS = {
   description: 0.5,
   returns: 1,
   returnFields: 0.3,
+  /** The kinds of value the arguments accept (search-values.ts), as kind terms: written as terms, not analyzed. */
+  kinds: 1,
 } as const;
 
 export type SearchField = keyof typeof FIELD_BOOSTS;
@@ -91,7 +93,9 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
     }
     return terms;
   };
-  const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
+  const documents = docs.map((doc) =>
+    FIELDS.map((field) => (field === 'kinds' ? (doc.fields.kinds ?? '') : termsOf(doc.fields[field] ?? ''))),
+  );
   return {
     format: 5,
     fields: FIELDS,
