@@ -13,6 +13,7 @@ import { outlineOutputSchema } from '../schema/outline.js';
 import { resultShape } from '../schema/result-shape.js';
 import { successExample } from './examples.js';
 import { readXMcp } from './x-mcp.js';
+import { responseLinks, returnedObjects } from './returned-objects.js';
 import { reportPathQuery, splitPathQuery, withQueryTemplates, type PathQuery } from './path-query.js';
 
 export const HTTP_METHODS: readonly HttpMethod[] = [
@@ -99,6 +100,8 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ctx.diags,
   );
   const responseExample = successExample(ctx, success, pointer);
+  const returns = returnedObjects(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.returns);
+  const links = ctx.dialect === 'swagger-2.0' ? [] : responseLinks(success, (node) => derefObject(ctx, node, pointer));
   return createOperation({
     method,
     path,
@@ -118,6 +121,8 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(shape ? { resultShape: shape } : {}),
     ...(xMcp ? { xMcp } : {}),
     ...(responseExample !== undefined ? { responseExample } : {}),
+    ...(links.length > 0 ? { links } : {}),
+    ...(returns.length > 0 ? { returns } : {}),
   });
 }
 

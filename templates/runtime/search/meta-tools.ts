@@ -93,13 +93,29 @@ function unknownGroup(search: OperationSearch, name: string): ToolResult {
 }
 
 function resultLine(r: OperationSummary): string {
-  const required = r.required.length > 0 ? ` (required: ${r.required.join(', ')})` : '';
+  const required = r.required.length > 0 ? ` (required: ${requiredText(r)})` : '';
   return `${r.name}: ${r.method} ${r.path} - ${r.summary}${required}`;
 }
 
-function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
+/**
+ * The required arguments, each with the operations that supply it: `uri ← search, get-an-albums-tracks`. A body's
+ * required properties (`body.uris`) follow the arguments. Arguments are parted by `;` once a list of sources
+ * could be read as more arguments.
+ */
+function requiredText({ required, sources }: OperationSummary): string {
+  if (!sources) return required.join(', ');
+  const shown = [...required, ...Object.keys(sources).filter((arg) => !required.includes(arg))];
+  return shown.map((arg) => (sources[arg] ? `${arg} ← ${sources[arg].join(', ')}` : arg)).join('; ');
+}
+
+async function describeOperation(ctx: MetaToolContext, name: string): Promise<ToolResult> {
   const tool = ctx.registry.get(name);
   if (!tool) return unknownOperation(name);
+  // The index says where required arguments come from; the description stands without it if it cannot load.
+  const sources = await ctx.search().then(
+    (search) => search.operationNamed(tool.name)?.sources,
+    () => undefined,
+  );
   const description = {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
@@ -109,6 +125,8 @@ function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
     description: tool.fullDescription ?? tool.description,
     inputSchema: assembleInputSchema(tool, ctx.registry.catalog.defs),
     annotations: tool.annotations,
+    // Which operations' results supply its required arguments: what to call first.
+    ...(sources ? { sources } : {}),
   };
   return { content: [{ type: 'text', text: JSON.stringify(description) }], structuredContent: description };
 }

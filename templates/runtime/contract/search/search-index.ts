@@ -32,6 +32,11 @@ export interface OperationSummary {
   summary: string;
   /** Arguments the call must supply. */
   required: string[];
+  /**
+   * For required arguments (a body property as `body.name`) that another operation's result supplies: those
+   * operations' names, best first (src/emit/search/suppliers.ts). A model then knows where to get `uri` first.
+   */
+  sources?: Record<string, string[]>;
   group: string;
   /** Deprecated in the spec or in its own words: it ranks below a current operation that matches as well. */
   deprecated?: true;
