@@ -4,12 +4,15 @@
  * "add the first song of that album to my queue" is then a chain it can plan. Read from the IR only:
  * - the spec's response links name the operation and parameter they fill: those come first;
  * - else an operation returns an object (the response, or the items of a list in it: normalize/returned-objects.ts)
- *   with a field of the argument's name and a compatible type (`uri` ↔ `uri`);
+ *   of the kind the argument's name, description or example mentions (`spotify:track:…` → a track), with a field
+ *   of the argument's name and a compatible type (`uri` ↔ `uri`); only for identifiers (path parameters, names
+ *   ending in `id`, `uri`, `number`…): a new playlist's `name` is the caller's to choose;
  * - or the argument names a thing and one of its fields (`album_id`, `issue_number`, `{customer}` or `{id}` under
- *   `/customers/`): objects that are such a thing (by schema name, the list they come in, or the path that
- *   returns them) supply that field.
- * Suppliers rank by link, then by being the thing the argument names, then GET list operations before others,
- * fewer required arguments, shorter paths. At most MAX_SUPPLIERS per argument.
+ *   `/customers/`): objects that are such a thing (by the head word of their schema's name or of the list they
+ *   come in, or by the path that returns them) supply that field.
+ * Suppliers rank by link, then GET list operations before others, operations of the same part of the API (shared
+ * path segments), objects nearer the response's root, fewer required arguments, shorter paths. At most
+ * MAX_SUPPLIERS per argument.
  */
 import type { ApiModel, JsonSchema, OperationModel, ToolModel } from '../../ir/types.js';
 import { isDeprecated } from '../../tools/deprecation.js';
@@ -18,8 +21,8 @@ import { literalSegments, pathSegments } from '../primitives/path-resources.js';
 
 export const MAX_SUPPLIERS = 3;
 
-/** Argument (a body property as `body.name`) → names of the tools that supply it, best first. */
-export type ArgumentSources = Record<string, string[]>;
+/** Argument (a body property as `body.name`) → the tools that supply it, by index, best first. */
+export type ArgumentSources = Record<string, number[]>;
 
 /** Each tool's sources, by tool index; undefined when no required argument of it has a supplier. */
 export function argumentSources(api: ApiModel, tools: readonly ToolModel[]): Array<ArgumentSources | undefined> {
@@ -31,7 +34,7 @@ export function argumentSources(api: ApiModel, tools: readonly ToolModel[]): Arr
     let sources: ArgumentSources | undefined;
     for (const argument of target.required) {
       const suppliers = rankedSuppliers(argument, index, profiles, fields, links.get(index));
-      if (suppliers.length > 0) (sources ??= {})[argument.key] = suppliers.map((s) => tools[s]!.name);
+      if (suppliers.length > 0) (sources ??= {})[argument.key] = suppliers;
     }
     return sources;
   });
@@ -193,9 +196,11 @@ interface FieldEntry {
   depth: number;
 }
 
-/** Field name → every object field of that name that a tool returns. */
-function fieldIndex(profiles: readonly ToolProfile[]): Map<string, FieldEntry[]> {
-  const index = new Map<string, FieldEntry[]>();
+/** Field name → head word of what the object is → every object field of that name and kind that a tool returns. */
+type FieldIndex = Map<string, Map<string, FieldEntry[]>>;
+
+function fieldIndex(profiles: readonly ToolProfile[]): FieldIndex {
+  const index: FieldIndex = new Map();
   const named = new Map<readonly string[], { heads: string[]; words: Set<string> }>();
   profiles.forEach((profile, tool) => {
     for (const object of profile.op?.returns ?? []) {
@@ -204,9 +209,14 @@ function fieldIndex(profiles: readonly ToolProfile[]): Map<string, FieldEntry[]>
       const thing = new Set(names.heads);
       if (object.depth === 0 && profile.resource) thing.add(profile.resource);
       for (const [name, type] of Object.entries(object.fields)) {
-        let entries = index.get(name);
-        if (!entries) index.set(name, (entries = []));
-        entries.push({ tool, type, thing, words: names.words, depth: object.depth });
+        let byThing = index.get(name);
+        if (!byThing) index.set(name, (byThing = new Map()));
+        const entry = { tool, type, thing, words: names.words, depth: object.depth };
+        for (const head of thing) {
+          let entries = byThing.get(head);
+          if (!entries) byThing.set(head, (entries = []));
+          entries.push(entry);
+        }
       }
     }
   });
@@ -260,8 +270,6 @@ function localPointer(ref: string): string {
 interface Candidate {
   tool: number;
   linked: boolean;
-  /** The supplier's object is the thing the argument names or describes. */
-  apt: boolean;
   depth: number;
   /** Literal path segments the supplier shares with the target: an operation of the same part of the API. */
   near: number;
@@ -271,34 +279,43 @@ function rankedSuppliers(
   argument: RequiredArgument,
   target: number,
   profiles: readonly ToolProfile[],
-  fields: ReadonlyMap<string, FieldEntry[]>,
+  fields: FieldIndex,
   links: ReadonlyMap<string, number[]> | undefined,
 ): number[] {
   if (argument.chosen) return [];
   const best = new Map<number, Candidate>();
   const targetSegments = new Set(profiles[target]!.literals);
+  // Per supplier, once: -1 when it cannot supply, else how near the target it is.
+  const nearness = new Map<number, number>();
   const offer = (found: Omit<Candidate, 'near'>) => {
-    if (found.tool === target || needsSame(profiles[found.tool]!, argument)) return;
-    const near = profiles[found.tool]!.literals.filter((s) => targetSegments.has(s)).length;
+    let near = nearness.get(found.tool);
+    if (near === undefined) {
+      const supplier = profiles[found.tool]!;
+      const excluded = found.tool === target || needsSame(supplier, argument);
+      near = excluded ? -1 : supplier.literals.filter((s) => targetSegments.has(s)).length;
+      nearness.set(found.tool, near);
+    }
+    if (near < 0) return;
     const candidate = { ...found, near };
     const known = best.get(candidate.tool);
     if (!known || compareCandidates(candidate, known, profiles) < 0) best.set(candidate.tool, candidate);
   };
-  for (const tool of links?.get(argument.name) ?? []) offer({ tool, linked: true, apt: true, depth: 0 });
-  // A value the caller chooses (a name, an amount) is read from no result by its name alone.
-  // A bare `{id}` is an id of the thing its path names, not of anything with an id.
+  for (const tool of links?.get(argument.name) ?? []) offer({ tool, linked: true, depth: 0 });
+  // A value the caller chooses (a name, an amount) is read from no result by its name alone; a field of the
+  // same name in an object of another kind (a registry's `username`) is another thing's. A bare `{id}` is an
+  // id of the thing its path names, not of anything with an id.
   const names = argument.names;
-  const bare = names?.field === argument.name;
-  const byName = argument.identifier && !bare ? (fields.get(argument.name) ?? []) : [];
-  for (const entry of byName) {
-    // A field of the same name in an object of another kind (a registry's `username`) is another thing's.
-    if (compatible(argument.type, entry.type) && [...argument.hints].some((w) => entry.thing.has(w)))
-      offer({ tool: entry.tool, linked: false, apt: true, depth: entry.depth });
+  if (argument.identifier && names?.field !== argument.name) {
+    const byThing = fields.get(argument.name);
+    for (const hint of byThing ? argument.hints : []) {
+      for (const entry of byThing!.get(hint) ?? [])
+        if (compatible(argument.type, entry.type)) offer({ tool: entry.tool, linked: false, depth: entry.depth });
+    }
   }
   if (names) {
-    for (const entry of fields.get(names.field) ?? []) {
+    for (const entry of fields.get(names.field)?.get(names.thing.at(-1)!) ?? []) {
       if (compatible(argument.type, entry.type) && isThing(names.thing, entry))
-        offer({ tool: entry.tool, linked: false, apt: true, depth: entry.depth });
+        offer({ tool: entry.tool, linked: false, depth: entry.depth });
     }
   }
   return [...best.values()]
@@ -307,8 +324,9 @@ function rankedSuppliers(
     .map((c) => c.tool);
 }
 
+/** The object is the thing (`team discussion`): its head word, and every other word among its names. */
 function isThing(thing: readonly string[], entry: FieldEntry): boolean {
-  return entry.thing.has(thing.at(-1)!) && thing.every((w) => entry.words.has(w) || entry.thing.has(w));
+  return thing.every((w) => entry.words.has(w) || entry.thing.has(w));
 }
 
 /**
@@ -328,7 +346,6 @@ function compareCandidates(a: Candidate, b: Candidate, profiles: readonly ToolPr
   const pb = profiles[b.tool]!;
   return (
     Number(b.linked) - Number(a.linked) ||
-    Number(b.apt) - Number(a.apt) ||
     Number(pa.deprecated) - Number(pb.deprecated) ||
     Number(pb.get) - Number(pa.get) ||
     Number(pb.list) - Number(pa.list) ||
@@ -361,6 +378,15 @@ const GENERIC_WORDS = new Set(
 
 /** Lower-case words of a name or a sentence, singular: `SimplifiedAlbumObject` → simplified, album, object. */
 function words(text: string): string[] {
+  let found = wordsOf.get(text);
+  if (!found) wordsOf.set(text, (found = splitWords(text)));
+  return found;
+}
+
+/** Many arguments share a description (GitHub's `owner`, 700 times): each text is split once. */
+const wordsOf = new Map<string, string[]>();
+
+function splitWords(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()

@@ -34,9 +34,10 @@ export interface OperationSummary {
   required: string[];
   /**
    * For required arguments (a body property as `body.name`) that another operation's result supplies: those
-   * operations' names, best first (src/emit/search/suppliers.ts). A model then knows where to get `uri` first.
+   * operations, by catalog index, best first (src/emit/search/suppliers.ts); results show their names. A model
+   * then knows where to get `uri` first.
    */
-  sources?: Record<string, string[]>;
+  sources?: Record<string, number[]>;
   group: string;
   /** Deprecated in the spec or in its own words: it ranks below a current operation that matches as well. */
   deprecated?: true;
