@@ -107,6 +107,8 @@ export interface ReturnedObject {
   fields: Record<string, string>;
   /** Property steps from the response's root (0: the response or its array items). */
   depth: number;
+  /** An item of a list (not the response itself, nor an object on its own): what a listing or a search hands out. */
+  listed: boolean;
 }
 
 /** `x-mcp: false` leaves the operation out (`excludedAt` says where it was set); an object overrides what the model sees. */

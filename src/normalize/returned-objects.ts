@@ -27,7 +27,7 @@ export function returnedObjects(
   const known = memo?.get(root);
   if (known) return known;
   const found: ReturnedObject[] = [];
-  collect(raw, { resolve, found, seen: new Set() }, [], 0);
+  collect(raw, { resolve, found, seen: new Set() }, [], 0, false);
   memo?.set(root, found);
   return found;
 }
@@ -40,19 +40,19 @@ interface Walk {
 }
 
 /** Records the object `raw` describes (or its array's items), then the lists among its properties. */
-function collect(raw: unknown, walk: Walk, path: readonly string[], depth: number): void {
+function collect(raw: unknown, walk: Walk, path: readonly string[], depth: number, listed: boolean): void {
   const schema = walk.resolve(raw);
   if (!schema || walk.seen.has(schema)) return;
   walk.seen.add(schema);
   if (primaryType(schema) === 'array' || (schema['items'] !== undefined && !schema['properties'])) {
-    collect(schema['items'], walk, path, depth);
+    collect(schema['items'], walk, path, depth, true);
     return;
   }
   const properties = objectProperties(schema, walk.resolve);
   if (!properties) return;
   const entity = entityNames(refName(raw), path);
   const fields = scalarFields(properties, walk.resolve);
-  if (Object.keys(fields).length > 0) walk.found.push({ entity, fields, depth });
+  if (Object.keys(fields).length > 0) walk.found.push({ entity, fields, depth, listed });
   if (depth >= MAX_DEPTH) return;
   for (const [key, prop] of Object.entries(properties)) collectLists(prop, walk, [...path, key], depth + 1);
 }
@@ -86,7 +86,7 @@ function collectLists(raw: unknown, walk: Walk, path: readonly string[], depth: 
   const schema = walk.resolve(raw);
   if (!schema) return;
   if (primaryType(schema) === 'array') {
-    collect(schema['items'], walk, path, depth);
+    collect(schema['items'], walk, path, depth, true);
     return;
   }
   if (depth >= MAX_DEPTH || walk.seen.has(schema)) return;
@@ -95,7 +95,7 @@ function collectLists(raw: unknown, walk: Walk, path: readonly string[], depth: 
   walk.seen.add(schema);
   for (const [key, prop] of Object.entries(properties)) {
     const inner = walk.resolve(prop);
-    if (inner && primaryType(inner) === 'array') collect(inner['items'], walk, [...path, key], depth + 1);
+    if (inner && primaryType(inner) === 'array') collect(inner['items'], walk, [...path, key], depth + 1, true);
   }
 }
 

@@ -10,8 +10,9 @@
  * - or the argument names a thing and one of its fields (`album_id`, `issue_number`, `{customer}` or `{id}` under
  *   `/customers/`): objects that are such a thing (by the head word of their schema's name or of the list they
  *   come in, or by the path that returns them) supply that field.
- * Suppliers rank by link, then GET list operations before others, operations of the same part of the API (shared
- * path segments), objects nearer the response's root, fewer required arguments, shorter paths. At most
+ * Suppliers rank by link; then GET operations first, those that return the value in a list first (`/v1/invoices`
+ * before `/v1/invoices/upcoming`), current before deprecated, then GETs of a collection path; then operations of the same part of the API
+ * (shared path segments), objects nearer the response's root, fewer required arguments, shorter paths. At most
  * MAX_SUPPLIERS per argument.
  */
 import type { ApiModel, JsonSchema, OperationModel, ToolModel } from '../../ir/types.js';
@@ -194,6 +195,7 @@ interface FieldEntry {
   /** Every word of its names, for a thing of several words (`team_discussion_number`). */
   words: Set<string>;
   depth: number;
+  listed: boolean;
 }
 
 /** Field name → head word of what the object is → every object field of that name and kind that a tool returns. */
@@ -211,7 +213,7 @@ function fieldIndex(profiles: readonly ToolProfile[]): FieldIndex {
       for (const [name, type] of Object.entries(object.fields)) {
         let byThing = index.get(name);
         if (!byThing) index.set(name, (byThing = new Map()));
-        const entry = { tool, type, thing, words: names.words, depth: object.depth };
+        const entry = { tool, type, thing, words: names.words, depth: object.depth, listed: object.listed };
         for (const head of thing) {
           let entries = byThing.get(head);
           if (!entries) byThing.set(head, (entries = []));
@@ -271,6 +273,8 @@ interface Candidate {
   tool: number;
   linked: boolean;
   depth: number;
+  /** The value comes in a list (`/v1/invoices`), not in one object (`/v1/invoices/upcoming`). */
+  listed: boolean;
   /** Literal path segments the supplier shares with the target: an operation of the same part of the API. */
   near: number;
 }
@@ -300,7 +304,7 @@ function rankedSuppliers(
     const known = best.get(candidate.tool);
     if (!known || compareCandidates(candidate, known, profiles) < 0) best.set(candidate.tool, candidate);
   };
-  for (const tool of links?.get(argument.name) ?? []) offer({ tool, linked: true, depth: 0 });
+  for (const tool of links?.get(argument.name) ?? []) offer({ tool, linked: true, depth: 0, listed: false });
   // A value the caller chooses (a name, an amount) is read from no result by its name alone; a field of the
   // same name in an object of another kind (a registry's `username`) is another thing's. A bare `{id}` is an
   // id of the thing its path names, not of anything with an id.
@@ -309,13 +313,14 @@ function rankedSuppliers(
     const byThing = fields.get(argument.name);
     for (const hint of byThing ? argument.hints : []) {
       for (const entry of byThing!.get(hint) ?? [])
-        if (compatible(argument.type, entry.type)) offer({ tool: entry.tool, linked: false, depth: entry.depth });
+        if (compatible(argument.type, entry.type))
+          offer({ tool: entry.tool, linked: false, depth: entry.depth, listed: entry.listed });
     }
   }
   if (names) {
     for (const entry of fields.get(names.field)?.get(names.thing.at(-1)!) ?? []) {
       if (compatible(argument.type, entry.type) && isThing(names.thing, entry))
-        offer({ tool: entry.tool, linked: false, depth: entry.depth });
+        offer({ tool: entry.tool, linked: false, depth: entry.depth, listed: entry.listed });
     }
   }
   return [...best.values()]
@@ -346,8 +351,9 @@ function compareCandidates(a: Candidate, b: Candidate, profiles: readonly ToolPr
   const pb = profiles[b.tool]!;
   return (
     Number(b.linked) - Number(a.linked) ||
-    Number(pa.deprecated) - Number(pb.deprecated) ||
     Number(pb.get) - Number(pa.get) ||
+    Number(b.listed) - Number(a.listed) ||
+    Number(pa.deprecated) - Number(pb.deprecated) ||
     Number(pb.list) - Number(pa.list) ||
     b.near - a.near ||
     a.depth - b.depth ||

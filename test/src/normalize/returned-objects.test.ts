@@ -36,19 +36,19 @@ describe('returned objects', () => {
       },
     };
     expect(returnedObjects(search, resolve)).toEqual([
-      { entity: ['Track', 'items', 'tracks'], fields: { uri: 'string' }, depth: 2 },
+      { entity: ['Track', 'items', 'tracks'], fields: { uri: 'string' }, depth: 2, listed: true },
     ]);
   });
 
   it('records the response itself and its lists, not the single objects inside it', () => {
     // A track's album is part of the track and not recorded; the list of artists in it, two steps down, is.
     expect(returnedObjects({ $ref: '#/schemas/Track' }, resolve)).toEqual([
-      { entity: ['Track'], fields: { uri: 'string' }, depth: 0 },
-      { entity: ['Artist', 'artists'], fields: { id: 'string' }, depth: 2 },
+      { entity: ['Track'], fields: { uri: 'string' }, depth: 0, listed: false },
+      { entity: ['Artist', 'artists'], fields: { id: 'string' }, depth: 2, listed: true },
     ]);
     expect(returnedObjects({ $ref: '#/schemas/Album' }, resolve)).toEqual([
-      { entity: ['Album'], fields: { id: 'string' }, depth: 0 },
-      { entity: ['Artist', 'artists'], fields: { id: 'string' }, depth: 1 },
+      { entity: ['Album'], fields: { id: 'string' }, depth: 0, listed: false },
+      { entity: ['Artist', 'artists'], fields: { id: 'string' }, depth: 1, listed: true },
     ]);
   });
 
