@@ -291,20 +291,19 @@ function rankedSuppliers(
   const targetSegments = new Set(profiles[target]!.literals);
   // Per supplier, once: -1 when it cannot supply, else how near the target it is.
   const nearness = new Map<number, number>();
-  const offer = (found: Omit<Candidate, 'near'>) => {
-    let near = nearness.get(found.tool);
+  const offer = (tool: number, linked: boolean, depth: number, listed: boolean) => {
+    const known = best.get(tool);
+    if (known && !betterFind({ linked, listed, depth }, known)) return;
+    let near = nearness.get(tool);
     if (near === undefined) {
-      const supplier = profiles[found.tool]!;
-      const excluded = found.tool === target || needsSame(supplier, argument);
+      const supplier = profiles[tool]!;
+      const excluded = tool === target || needsSame(supplier, argument);
       near = excluded ? -1 : supplier.literals.filter((s) => targetSegments.has(s)).length;
-      nearness.set(found.tool, near);
+      nearness.set(tool, near);
     }
-    if (near < 0) return;
-    const candidate = { ...found, near };
-    const known = best.get(candidate.tool);
-    if (!known || compareCandidates(candidate, known, profiles) < 0) best.set(candidate.tool, candidate);
+    if (near >= 0) best.set(tool, { tool, linked, depth, listed, near });
   };
-  for (const tool of links?.get(argument.name) ?? []) offer({ tool, linked: true, depth: 0, listed: false });
+  for (const tool of links?.get(argument.name) ?? []) offer(tool, true, 0, false);
   // A value the caller chooses (a name, an amount) is read from no result by its name alone; a field of the
   // same name in an object of another kind (a registry's `username`) is another thing's. A bare `{id}` is an
   // id of the thing its path names, not of anything with an id.
@@ -313,20 +312,26 @@ function rankedSuppliers(
     const byThing = fields.get(argument.name);
     for (const hint of byThing ? argument.hints : []) {
       for (const entry of byThing!.get(hint) ?? [])
-        if (compatible(argument.type, entry.type))
-          offer({ tool: entry.tool, linked: false, depth: entry.depth, listed: entry.listed });
+        if (compatible(argument.type, entry.type)) offer(entry.tool, false, entry.depth, entry.listed);
     }
   }
   if (names) {
     for (const entry of fields.get(names.field)?.get(names.thing.at(-1)!) ?? []) {
       if (compatible(argument.type, entry.type) && isThing(names.thing, entry))
-        offer({ tool: entry.tool, linked: false, depth: entry.depth, listed: entry.listed });
+        offer(entry.tool, false, entry.depth, entry.listed);
     }
   }
   return [...best.values()]
     .sort((a, b) => compareCandidates(a, b, profiles))
     .slice(0, MAX_SUPPLIERS)
     .map((c) => c.tool);
+}
+
+/** Of two finds in one supplier's results (everything else about them is the same): linked, listed, shallower. */
+function betterFind(a: Pick<Candidate, 'linked' | 'listed' | 'depth'>, b: Candidate): boolean {
+  if (a.linked !== b.linked) return a.linked;
+  if (a.listed !== b.listed) return a.listed;
+  return a.depth < b.depth;
 }
 
 /** The object is the thing (`team discussion`): its head word, and every other word among its names. */
