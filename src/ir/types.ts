@@ -84,6 +84,33 @@ export interface OperationModel {
   xMcp?: XMcpModel;
   /** A sample success response (the spec's example, else one built from its schema), for the generated mock API. */
   responseExample?: unknown;
+  /** OpenAPI 3 links of the success responses: which parameters of which operations this response supplies. */
+  links?: LinkModel[];
+  /** The objects the success response returns (normalize/returned-objects.ts): what later calls can take from it. */
+  returns?: ReturnedObject[];
+}
+
+/** A response link (OpenAPI 3): the target operation, by operationId or by a local operationRef pointer. */
+export interface LinkModel {
+  operationId?: string;
+  operationRef?: string;
+  /** Names of the target's parameters the link fills (a `path.`-style location prefix removed). */
+  parameters: string[];
+}
+
+/**
+ * One object a success response carries: the response itself, or the items of a list in it (`[...]`,
+ * `{items: [...]}`, `{tracks: {items: [...]}}`). Shared between operations that return the same schema.
+ */
+export interface ReturnedObject {
+  /** What the object is, in words: its schema's name and the property names that lead to it (`tracks`, `items`). */
+  entity: string[];
+  /** Scalar properties: name → JSON type (`any` when the schema gives none). */
+  fields: Record<string, string>;
+  /** Property steps from the response's root (0: the response or its array items). */
+  depth: number;
+  /** An item of a list (not the response itself, nor an object on its own): what a listing or a search hands out. */
+  listed: boolean;
 }
 
 /** `x-mcp: false` leaves the operation out (`excludedAt` says where it was set); an object overrides what the model sees. */

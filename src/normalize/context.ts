@@ -1,5 +1,5 @@
 import type { Diagnostics } from '../diagnostics/diagnostics.js';
-import type { JsonSchema, ParameterModel, SpecDialect } from '../ir/types.js';
+import type { JsonSchema, ParameterModel, ReturnedObject, SpecDialect } from '../ir/types.js';
 import type { OutputOutline } from '../schema/outline.js';
 import type { SchemaConverter } from '../schema/to-json-schema.js';
 import { parseLocalRef, resolvePointer } from '../util/json-pointer.js';
@@ -20,6 +20,8 @@ export interface NormalizeContext {
   /** Output outlines and mock response samples, by the response schema object they come from (shared likewise). */
   outlines: Map<object, OutputOutline | undefined>;
   samples: Map<object, unknown>;
+  /** The objects each response schema returns (returned-objects.ts), by the schema object. */
+  returns: Map<object, ReturnedObject[]>;
   /** Result shapes for code mode, by the response schema object; absent when they are not wanted. */
   resultShapes?: Map<object, JsonSchema | undefined>;
 }

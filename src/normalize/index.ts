@@ -27,6 +27,7 @@ export function normalizeSpec(loaded: LoadedSpec, diags: Diagnostics, options: N
     schemas,
     parameters: new Map(),
     outlines: new Map(),
+    returns: new Map(),
     ...(options.resultShapes ? { resultShapes: new Map() } : {}),
     samples: new Map(),
     ...(loaded.sourceUrl ? { sourceUrl: loaded.sourceUrl } : {}),

@@ -14,6 +14,7 @@ import { responseWords } from '../schema/response-words.js';
 import { resultShape } from '../schema/result-shape.js';
 import { successExample } from './examples.js';
 import { readXMcp } from './x-mcp.js';
+import { responseLinks, returnedObjects } from './returned-objects.js';
 import { reportPathQuery, splitPathQuery, withQueryTemplates, type PathQuery } from './path-query.js';
 
 export const HTTP_METHODS: readonly HttpMethod[] = [
@@ -101,6 +102,8 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ctx.diags,
   );
   const responseExample = successExample(ctx, success, pointer);
+  const returns = returnedObjects(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.returns);
+  const links = ctx.dialect === 'swagger-2.0' ? [] : responseLinks(success, (node) => derefObject(ctx, node, pointer));
   return createOperation({
     method,
     path,
@@ -121,6 +124,8 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(returns ? { responseWords: returns } : {}),
     ...(xMcp ? { xMcp } : {}),
     ...(responseExample !== undefined ? { responseExample } : {}),
+    ...(links.length > 0 ? { links } : {}),
+    ...(returns.length > 0 ? { returns } : {}),
   });
 }
 

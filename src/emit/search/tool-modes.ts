@@ -12,6 +12,7 @@ import {
 import type { ApiModel, ToolModel } from '../../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
 import { searchDocuments } from './search-documents.js';
+import { argumentSources } from './suppliers.js';
 import { dataJson } from '../data-json.js';
 import { costliestToolTokens } from '../../report/model-listing.js';
 
@@ -105,7 +106,11 @@ export class ModeAllListing {
 
 /** search-index.json: the search index, the groups to browse and each operation's summary. */
 export function searchIndexFile(api: ApiModel, tools: readonly ToolModel[], { groups, groupOf }: BrowseGroups): string {
-  return searchIndexText({ docs: searchDocuments(api, tools, groupOf), groups });
+  const docs = searchDocuments(api, tools, groupOf);
+  argumentSources(api, tools).forEach((sources, i) => {
+    if (sources) docs[i]!.operation.sources = sources;
+  });
+  return searchIndexText({ docs, groups });
 }
 
 export interface SearchIndexInput {

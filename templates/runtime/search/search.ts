@@ -124,6 +124,11 @@ export class OperationSearch {
     return this.file.operations[doc]!;
   }
 
+  /** The summary of the operation of that name (describe_operation shows where its arguments come from). */
+  operationNamed(name: string): OperationSummary | undefined {
+    return this.file.operations.find((op) => op.name === name);
+  }
+
   /**
    * Operations for a request in people's words, best first. Never empty while any word of the request
    * matches any operation even loosely: a miss retries with looser spelling.

@@ -7,6 +7,7 @@ import { OperationSearch, type SearchIndexFile } from '../../../templates/runtim
 import { handleMetaTool, searchOperations } from '../../../templates/runtime/search/meta-tools.js';
 import type { Catalog, CatalogHeader, CatalogTool } from '../../../templates/runtime/contract/catalog.js';
 import { DESCRIBE_TOOL } from '../../../templates/runtime/contract/meta-definitions.js';
+import { buildSearchIndex } from '../../../templates/runtime/contract/search/search-index.js';
 import { ToolRegistry } from '../../../templates/runtime/server/tool-registry.js';
 import type { ToolResult } from '../../../templates/runtime/upstream/response.js';
 import { REPO_ROOT } from '../../helpers/generated-project.js';
@@ -103,5 +104,56 @@ describe('describe_operation', () => {
     };
     const result = await described(ctx);
     expect(result.description).toBe(short.description);
+  });
+});
+
+describe('where required arguments come from', () => {
+  const queue = {
+    name: 'add-to-queue',
+    method: 'POST',
+    path: '/me/player/queue',
+    summary: 'Add an item to the queue',
+    required: ['uri', 'device'],
+    group: 'player',
+    sources: { uri: [1, 2], 'body.ids': [3] },
+  };
+  const { sources: _, ...plain } = queue;
+  const named = (name: string) => ({ ...plain, name, required: [] });
+  const others = ['search', 'get-an-albums-tracks', 'list-things'].map((name) => ({
+    fields: { name },
+    operation: named(name),
+  }));
+  const search = OperationSearch.load(
+    buildSearchIndex([{ fields: { name: 'add-to-queue', summary: queue.summary }, operation: queue }, ...others], []),
+  );
+  const shownSources = { uri: ['search', 'get-an-albums-tracks'], 'body.ids': ['list-things'] };
+
+  it('shows each required argument with the operations that supply it, in the text and the structured result', () => {
+    const result = searchOperations(search, { query: 'add to queue', group: undefined, limit: 5 });
+    expect((result.content[0] as { text: string }).text.split('\n')[0]).toBe(
+      'add-to-queue: POST /me/player/queue - Add an item to the queue (required: uri ← search, get-an-albums-tracks; device; body.ids ← list-things)',
+    );
+    const [first] = (result.structuredContent as { results: Array<{ sources?: unknown }> }).results;
+    expect(first!.sources).toEqual(shownSources);
+  });
+
+  it('shows them when describing the operation', async () => {
+    const tool: CatalogTool = {
+      name: 'add-to-queue',
+      description: 'Add an item to the queue.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      defs: [],
+      annotations: {},
+      request: { method: 'POST', path: '/me/player/queue', params: [] },
+    };
+    const table = { length: 1, names: () => [tool.name], indexOf: () => 0, at: () => tool };
+    const registry = new ToolRegistry({ header: { defs: {} } as unknown as CatalogHeader, tools: table });
+    const ctx = {
+      registry,
+      search: () => Promise.resolve(search),
+      callOperation: () => Promise.reject(new Error('unused')),
+    };
+    const result = (await handleMetaTool(DESCRIBE_TOOL, { name: 'add-to-queue' }, ctx)) as ToolResult;
+    expect((result.structuredContent as { sources?: unknown }).sources).toEqual(shownSources);
   });
 });

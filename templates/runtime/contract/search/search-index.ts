@@ -41,6 +41,12 @@ export interface OperationSummary {
   summary: string;
   /** Arguments the call must supply. */
   required: string[];
+  /**
+   * For required arguments (a body property as `body.name`) that another operation's result supplies: those
+   * operations, by catalog index, best first (src/emit/search/suppliers.ts); results show their names. A model
+   * then knows where to get `uri` first.
+   */
+  sources?: Record<string, number[]>;
   group: string;
   /** Deprecated in the spec or in its own words: it ranks below a current operation that matches as well. */
   deprecated?: true;
