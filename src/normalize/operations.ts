@@ -96,7 +96,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
   const successRaw = successSchema(ctx, success);
   const output = outlineOutputSchema(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.outlines);
   const shape = ctx.resultShapes && resultShape(successRaw, (s) => ctx.schemas.resolveRaw(s), ctx.resultShapes);
-  const returns = responseWords(successRaw, (s) => ctx.schemas.resolveRaw(s));
+  const words = responseWords(successRaw, (s) => ctx.schemas.resolveRaw(s));
   const xMcp = readXMcp(
     { operation: op['x-mcp'], path: pathItem['x-mcp'], root: ctx.document['x-mcp'], pointer, pathPointer },
     ctx.diags,
@@ -121,7 +121,7 @@ function normalizeOperation(ctx: NormalizeContext, input: OperationInput): Opera
     ...(responseMediaType ? { responseMediaType } : {}),
     ...(output ? { output } : {}),
     ...(shape ? { resultShape: shape } : {}),
-    ...(returns ? { responseWords: returns } : {}),
+    ...(words ? { responseWords: words } : {}),
     ...(xMcp ? { xMcp } : {}),
     ...(responseExample !== undefined ? { responseExample } : {}),
     ...(links.length > 0 ? { links } : {}),
