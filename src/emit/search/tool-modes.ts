@@ -11,6 +11,7 @@ import {
 } from '../../../templates/runtime/contract/search/search-index.js';
 import type { ApiModel, ToolModel } from '../../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
+import { apiBrandWords } from './api-brand.js';
 import { searchDocuments } from './search-documents.js';
 import { argumentSources } from './suppliers.js';
 import { dataJson } from '../data-json.js';
@@ -110,16 +111,18 @@ export function searchIndexFile(api: ApiModel, tools: readonly ToolModel[], { gr
   argumentSources(api, tools).forEach((sources, i) => {
     if (sources) docs[i]!.operation.sources = sources;
   });
-  return searchIndexText({ docs, groups });
+  return searchIndexText({ docs, groups, brand: apiBrandWords(api) });
 }
 
 export interface SearchIndexInput {
   docs: SearchDocument[];
   groups: SearchGroup[];
+  /** Words naming the API itself (api-brand.ts): a request's words the search ignores. */
+  brand?: string[];
 }
 
 /** Data-file layout like catalog.json: one line per operation (and per group), so a diff shows what changed. */
-export function searchIndexText({ docs, groups }: SearchIndexInput): string {
-  const file = buildSearchIndex(docs, groups);
+export function searchIndexText({ docs, groups, brand = [] }: SearchIndexInput): string {
+  const file = buildSearchIndex(docs, groups, brand);
   return dataJson(file, ['documents', 'operations', 'groups', 'bridge']);
 }
