@@ -11,7 +11,6 @@ import {
 } from '../../../templates/runtime/contract/search/search-index.js';
 import type { ApiModel, ToolModel } from '../../ir/types.js';
 import type { BrowseGroups } from './browse-groups.js';
-import { apiBrandWords } from './api-brand.js';
 import { searchDocuments } from './search-documents.js';
 import { argumentSources } from './suppliers.js';
 import { dataJson } from '../data-json.js';
@@ -111,18 +110,16 @@ export function searchIndexFile(api: ApiModel, tools: readonly ToolModel[], { gr
   argumentSources(api, tools).forEach((sources, i) => {
     if (sources) docs[i]!.operation.sources = sources;
   });
-  return searchIndexText({ docs, groups, brand: apiBrandWords(api) });
+  return searchIndexText({ docs, groups });
 }
 
 export interface SearchIndexInput {
   docs: SearchDocument[];
   groups: SearchGroup[];
-  /** Words naming the API itself (api-brand.ts): a request's words the search ignores. */
-  brand?: string[];
 }
 
 /** Data-file layout like catalog.json: one line per operation (and per group), so a diff shows what changed. */
-export function searchIndexText({ docs, groups, brand = [] }: SearchIndexInput): string {
-  const file = buildSearchIndex(docs, groups, brand);
+export function searchIndexText({ docs, groups }: SearchIndexInput): string {
+  const file = buildSearchIndex(docs, groups);
   return dataJson(file, ['documents', 'operations', 'groups', 'bridge']);
 }

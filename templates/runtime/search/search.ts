@@ -84,8 +84,6 @@ export class OperationSearch {
   private readonly summaryTerms: Array<Set<string> | undefined> = [];
   /** Each operation's ranking factors that do not depend on the request: path simplicity, deprecation. */
   private readonly simplicity: number[];
-  /** The terms naming the API itself (search-index.ts `brand`): a request's words that pick no operation. */
-  private readonly brand: ReadonlySet<string>;
 
   private constructor(private readonly file: SearchIndexFile) {
     this.mini = new MiniSearch(MINISEARCH_OPTIONS);
@@ -102,7 +100,6 @@ export class OperationSearch {
         return row;
       }),
     );
-    this.brand = new Set(file.brand);
     this.simplicity = file.operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
   }
 
@@ -162,8 +159,7 @@ export class OperationSearch {
   }
 
   /** The request's words, each with the synonyms the API uses. */
-  private concepts(said: readonly string[], withoutBrand = true): Concept[] {
-    const brand = withoutBrand ? this.brand : NO_BRAND;
+  private concepts(said: readonly string[]): Concept[] {
     const concepts: Concept[] = [];
     const seen = new Set<string>();
     for (const word of phraseWords(said)) {
@@ -177,7 +173,7 @@ export class OperationSearch {
         continue;
       }
       for (const term of wordTerms(word)) {
-        if (seen.has(term) || brand.has(term)) continue;
+        if (seen.has(term)) continue;
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
         const synonyms = new Map(
@@ -186,8 +182,6 @@ export class OperationSearch {
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
     }
-    // A request that names only the API ("zoom") still searches for it.
-    if (concepts.length === 0 && withoutBrand && this.brand.size > 0) return this.concepts(said, false);
     return concepts;
   }
 
@@ -429,7 +423,6 @@ interface Candidate {
 
 /** How much the synonyms after an operation's best one add to its match (synonymScores). */
 const OTHER_SYNONYMS_SHARE = 0.3;
-const NO_BRAND: ReadonlySet<string> = new Set();
 const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
 const RERANKED = 50;
 const UNSPECIFIC_KINDS: ReadonlySet<ValueKind> = new Set(['id', 'name']);

@@ -141,20 +141,6 @@ describe('operation search', () => {
     expect(top('stop the running workflow')[0]).toBe('runs_cancel');
   });
 
-  it('ignores the words naming the API itself, unless they are all the request says', () => {
-    const docs = [
-      doc('rooms_settings', 'PATCH', '/rooms/account/settings', 'update Zoom Room account settings'),
-      doc('users_delete', 'DELETE', '/users/{userId}', 'delete a user from the account'),
-    ];
-    const first = (brand: string[], query: string) => {
-      const local = OperationSearch.load(buildSearchIndex(docs, [], brand));
-      return local.operation(local.search(query, 1)[0]!.doc).name;
-    };
-    expect(first([], 'remove Mark from our Zoom account')).toBe('rooms_settings');
-    expect(first(['Zoom'], 'remove Mark from our Zoom account')).toBe('users_delete');
-    expect(first(['Zoom'], 'zoom')).toBe('rooms_settings');
-  });
-
   it('ranks a delete below its siblings unless the request asks to delete or end something', () => {
     const docs = [
       doc('claims_delete', 'DELETE', '/claims/{name}', 'delete a PersistentVolumeClaim'),

@@ -82,18 +82,12 @@ export interface SearchIndexFile {
    * several words ("promotion code" for coupon) is its terms joined by spaces, matched together.
    */
   bridge: Record<string, Array<[term: string, weight: number]>>;
-  /** The terms of the words that name the API itself: a request's words that say nothing of which operation. */
-  brand: string[];
   /** Every operation's summary, by catalog index. */
   operations: OperationSummary[];
   groups: SearchGroup[];
 }
 
-export function buildSearchIndex(
-  docs: readonly SearchDocument[],
-  groups: readonly SearchGroup[],
-  brand: readonly string[] = [],
-): SearchIndexFile {
+export function buildSearchIndex(docs: readonly SearchDocument[], groups: readonly SearchGroup[]): SearchIndexFile {
   const vocabulary = new Set<string>();
   // Many operations share a field's text (their tag's words, their action): each text is analyzed once.
   const analyzed = new Map<string, string>();
@@ -113,7 +107,6 @@ export function buildSearchIndex(
     fields: FIELDS,
     documents,
     bridge: bridgeFor(vocabulary),
-    brand: [...new Set(brand.flatMap((word) => analyze(word)))].sort(),
     operations: docs.map((d) => d.operation),
     groups: [...groups],
   };
