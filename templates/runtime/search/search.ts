@@ -116,8 +116,10 @@ export class OperationSearch {
 
   /** What the ranking needs of a request. */
   private request(query: string): Request {
-    const concepts = this.concepts(words(withoutValues(query)));
-    return { concepts, prior: this.intentPrior(concepts, isQuestion(query)) };
+    const said = words(withoutValues(query));
+    const concepts = this.concepts(said);
+    const plural = said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w)));
+    return { concepts, prior: this.intentPrior(concepts, isQuestion(query), plural) };
   }
 
   /** The request's words, each with the synonyms the API uses. */
@@ -137,11 +139,30 @@ export class OperationSearch {
       for (const term of wordTerms(word)) {
         if (seen.has(term)) continue;
         seen.add(term);
-        const synonyms = new Map((entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, SYNONYM_WEIGHT * w]));
+        const synonyms = new Map(
+          (entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, SYNONYM_WEIGHT * w)]),
+        );
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
     }
     return concepts;
+  }
+
+  /**
+   * A synonym counts at most as much as the word it stands in for: a rare synonym ("views" for "get")
+   * would otherwise outscore the common word the request used, through its higher inverse document frequency.
+   */
+  private synonymWeight(term: string, synonym: string, weight: number): number {
+    const own = this.documentFrequency.get(term);
+    if (own === undefined) return weight;
+    // A phrase is as rare as its rarest term.
+    const rarest = Math.min(...synonym.split(' ').map((t) => this.documentFrequency.get(t) ?? 1));
+    return weight * Math.min(1, this.idf(own) / this.idf(rarest));
+  }
+
+  private idf(df: number): number {
+    const n = this.file.operations.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
   /**
@@ -219,11 +240,13 @@ export class OperationSearch {
   }
 
   /**
-   * What kind of operation the request leans to. A request told with a verb that does something leans away
-   * from reads; a delete ranks last unless asked for. A question, or a request with a write verb (create,
-   * change, delete and their synonyms), does not lean away from reads.
+   * What kind of operation the request leans to. A question ("which machines are in my cluster?", "what
+   * branches are there") asks to read, and so does a request with a read verb and no write verb: reads
+   * rank a little above writes that match as well. A plural ("show me the pods") asks for a list. A request
+   * with a write verb (create, change, delete and their synonyms) leaves the ranking alone; one told with a
+   * verb that does something else leans away from reads.
    */
-  private intentPrior(concepts: readonly Concept[], question: boolean): (doc: number) => number {
+  private intentPrior(concepts: readonly Concept[], question: boolean, plural: boolean): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) =>
       concepts.some((c) => !c.hint && (terms.has(c.term) || [...c.synonyms.keys()].some((t) => terms.has(t))));
     // Deleting is what a request least often means without saying so: of siblings that match alike, the
@@ -241,14 +264,19 @@ export class OperationSearch {
     ) {
       return (doc) => (this.file.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
     }
-    return writes;
+    if (!question && !plural && !said(READ_TERMS)) return writes;
+    return (doc) => {
+      const op = this.file.operations[doc]!;
+      if (op.method !== 'GET') return writes(doc);
+      return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
+    };
   }
 }
 
 /** A request as the ranking reads it (OperationSearch.request). */
 interface Request {
   concepts: Concept[];
-  /** The lean toward writes or away from deletes (intentPrior), per operation. */
+  /** The lean toward reads, lists or writes (intentPrior), per operation. */
   prior: (doc: number) => number;
 }
 
@@ -265,6 +293,7 @@ const READ_PREFERENCE = 1.25;
 
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
+const READ_TERMS = new Set(['list', 'get'].map(stemWord));
 /** Heads of ACTION_SYNONYMS that read: a request with any other verb asks for something to be done. */
 const READ_VERBS = new Set(['list', 'get', 'search', 'count', 'check', 'download', 'compare'].map(stemWord));
 /** Verbs that end or undo something, which APIs often do with DELETE (cancel a subscription, disable alerts, unfollow). */
@@ -278,6 +307,15 @@ function isQuestion(query: string): boolean {
   return /\?\s*$/.test(query) || QUESTION_OPENING.test(query);
 }
 const QUESTION_OPENING = /^\s*(which|what|who|whose|where|when|how|is|are|do|does|did|can|could|has|have)\b/i;
+
+/**
+ * "pods", "branches", "policies": a word whose stem drops a plural ending (not "status", "access", "analysis").
+ * The request method checks that the API knows the word: "torvalds" and "postgres" are names.
+ */
+function isPlural(word: string): boolean {
+  return word.length > 3 && /[^su]s$|[^s]es$/.test(word) && !/(ss|us|is)$/.test(word) && analyze(word)[0] !== word;
+}
+const LIST_PREFERENCE = 1.2;
 
 function byScore(a: SearchHit, b: SearchHit): number {
   return b.score - a.score || a.doc - b.doc;

@@ -136,7 +136,7 @@ describe('operation search', () => {
     expect(first('get rid of the persistent volume claim')).toBe('claims_delete');
   });
 
-  it('keeps a synonym of several words as one phrase in the bridge', () => {
+  it('matches a synonym of several words as one, and several synonyms count less than the word itself', () => {
     const docs = [
       doc('promotion_codes_create', 'POST', '/promotion_codes', 'A promotion code points to a coupon discount'),
       doc(
@@ -148,9 +148,11 @@ describe('operation search', () => {
     ];
     const { bridge } = buildSearchIndex(docs, []);
     expect(bridge['coupon']).toContainEqual(['promot code', 1]);
+    const local = OperationSearch.load(buildSearchIndex(docs, []));
+    expect(local.operation(local.search('make a 20% off coupon', 1)[0]!.doc).name).toBe('coupons_create');
   });
 
-  it('a request told with a doing verb leans to writes; a question does not', () => {
+  it('a request told with a doing verb leans to writes; a name that looks plural does not ask for a list', () => {
     const docs = [
       doc('followers_list', 'GET', '/users/{username}/followers', 'List followers of a user'),
       doc('users_follow', 'PUT', '/user/following/{username}', 'Follow a user'),
