@@ -4,7 +4,6 @@
  */
 import type { OperationSummary, SearchDocument } from '../../../templates/runtime/contract/search/search-index.js';
 import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../../ir/types.js';
-import { isDeprecated } from '../../tools/deprecation.js';
 import { isPlainObject } from '../../util/stable.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
 import { descriptionLine } from '../../tools/description-text.js';
@@ -33,7 +32,7 @@ export function searchDocuments(
     return {
       fields: {
         name: `${tool.name} ${tool.operationId ?? ''}`,
-        summary: withoutMethodNames(summaryOf(tool)),
+        summary: summaryOf(tool),
         tags: tool.tags.map((name) => tagWords(name, tags.get(name))).join(' '),
         resource: literalSegments(tool.source.path).join(' '),
         action: actionWords(tool),
@@ -43,7 +42,7 @@ export function searchDocuments(
         filters: args.filterValues.join(' '),
         returns: tool.responseWords?.names.join(' ') ?? '',
         returnFields: tool.responseWords?.properties.join(' ') ?? '',
-        description: withoutMethodNames(plain(specText(tool))),
+        description: plain(specText(tool)),
         kinds: operationKinds(tool, api.schemas),
       },
       operation: operationSummary(tool, groupOf[index]!),
@@ -75,16 +74,7 @@ function operationSummary(tool: ToolModel, group: string): OperationSummary {
     summary: summaryOf(tool),
     required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : [],
     group,
-    ...(isDeprecated(tool) ? { deprecated: true as const } : {}),
   };
-}
-
-/**
- * HTTP method names written as such ("connect GET requests to proxy of Pod") name the protocol, not what the
- * operation does: indexed, they pull "get me the pods" toward proxies.
- */
-function withoutMethodNames(text: string): string {
-  return text.replace(/\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g, ' ');
 }
 
 function tagWords(name: string, tag: TagModel | undefined): string {
