@@ -4,6 +4,7 @@
  */
 import type { OperationSummary, SearchDocument } from '../../../templates/runtime/contract/search/search-index.js';
 import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../../ir/types.js';
+import { isDeprecated } from '../../tools/deprecation.js';
 import { isPlainObject } from '../../util/stable.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
 import { descriptionLine } from '../../tools/description-text.js';
@@ -32,7 +33,7 @@ export function searchDocuments(
     return {
       fields: {
         name: `${tool.name} ${tool.operationId ?? ''}`,
-        summary: summaryOf(tool),
+        summary: withoutMethodNames(summaryOf(tool)),
         tags: tool.tags.map((name) => tagWords(name, tags.get(name))).join(' '),
         resource: literalSegments(tool.source.path).join(' '),
         action: actionWords(tool),
@@ -42,7 +43,7 @@ export function searchDocuments(
         filters: args.filterValues.join(' '),
         returns: tool.responseWords?.names.join(' ') ?? '',
         returnFields: tool.responseWords?.properties.join(' ') ?? '',
-        description: plain(specText(tool)),
+        description: withoutMethodNames(plain(specText(tool))),
         kinds: operationKinds(tool, api.schemas),
       },
       operation: operationSummary(tool, groupOf[index]!),
@@ -74,7 +75,16 @@ function operationSummary(tool: ToolModel, group: string): OperationSummary {
     summary: summaryOf(tool),
     required: Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : [],
     group,
+    ...(isDeprecated(tool) ? { deprecated: true as const } : {}),
   };
+}
+
+/**
+ * HTTP method names written as such ("connect GET requests to proxy of Pod") name the protocol, not what the
+ * operation does: indexed, they pull "get me the pods" toward proxies.
+ */
+function withoutMethodNames(text: string): string {
+  return text.replace(/\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/g, ' ');
 }
 
 function tagWords(name: string, tag: TagModel | undefined): string {

@@ -1,7 +1,7 @@
 /**
  * Search and browse over the API's operations, for the `dynamic` and `hybrid` tool modes.
  *
- * Retrieval is MiniSearch (BM25+ with per-field boosts and prefix matching) over terms that
+ * Retrieval is MiniSearch (BM25+ with per-field boosts, prefix and fuzzy matching) over terms that
  * search-text.ts makes on both sides. The generator analyzes each operation's fields into search-index.json
  * with this module; the server indexes them on the first search. What it adds to the library:
  * - fields that hold what picks an operation, each word counted once per field: name, summary, tags, path
@@ -11,24 +11,34 @@
  *   uses, at a lower weight;
  * - a ranking that prefers operations matching more of the request's words, so one rare word cannot
  *   outrank an operation that matches the whole request;
- * - groups to browse when the words do not help.
+ * - a best guess instead of an empty answer, and groups to browse when the words do not help.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 import {
   FIELD_BOOSTS,
   FIELDS,
   type OperationSummary,
+  type SearchField,
   type SearchGroup,
   type SearchIndexFile,
 } from '../contract/search/search-index.js';
-import { analyze, phraseWords, stemWord, withoutValues, wordTerms, words } from '../contract/search/search-text.js';
+import {
+  analyze,
+  IDENTIFIER,
+  phraseWords,
+  stemWord,
+  withoutValues,
+  wordTerms,
+  words,
+} from '../contract/search/search-text.js';
 import { kindTerm, valueKinds, type ValueKind } from '../contract/search/search-values.js';
 import { ACTION_SYNONYMS, entryOf, HINT_WORDS } from '../contract/search/search-vocabulary.js';
 
 export type { OperationSummary, SearchGroup, SearchIndexFile } from '../contract/search/search-index.js';
 
-/** How much a synonym counts against the word the request used. */
+/** How much a synonym counts against the word the request used; more when the word itself is unknown to the API. */
 const SYNONYM_WEIGHT = 0.6;
+const SYNONYM_WEIGHT_UNKNOWN_WORD = 0.8;
 const HINT_WEIGHT = 0.25;
 
 export interface SearchHit {
@@ -44,6 +54,7 @@ const MINISEARCH_OPTIONS = {
   processTerm: (term: string) => term,
 };
 
+const ACTION_WEIGHT = 1.5;
 /** The stems of every verb in ACTION_SYNONYMS. */
 const ACTION_VERBS = new Set(
   Object.entries(ACTION_SYNONYMS)
@@ -69,6 +80,10 @@ export class OperationSearch {
   private readonly mini: MiniSearch;
   /** How many operations each term occurs in. */
   private readonly documentFrequency: Map<string, number>;
+  /** Each operation's summary as terms, made when first needed. */
+  private readonly summaryTerms: Array<Set<string> | undefined> = [];
+  /** Each operation's ranking factors that do not depend on the request: path simplicity, deprecation. */
+  private readonly simplicity: number[];
 
   private constructor(private readonly file: SearchIndexFile) {
     this.mini = new MiniSearch(MINISEARCH_OPTIONS);
@@ -85,6 +100,7 @@ export class OperationSearch {
         return row;
       }),
     );
+    this.simplicity = file.operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
   }
 
   static load(file: SearchIndexFile): OperationSearch {
@@ -114,20 +130,32 @@ export class OperationSearch {
   }
 
   /**
-   * Operations for a request in people's words, best first.
+   * Operations for a request in people's words, best first. Never empty while any word of the request
+   * matches any operation even loosely: a miss retries with looser spelling.
    */
   search(query: string, limit: number, within?: SearchGroup): SearchHit[] {
     const request = this.request(query);
     if (request.concepts.length === 0) return [];
-    return this.rank(request, limit, within ? membership(within) : undefined);
+    const filter = within ? membership(within) : undefined;
+    const strict = this.rank(request, limit, filter, false);
+    return strict.length > 0 ? strict : this.rank(request, limit, filter, true);
   }
 
-  /** What the ranking needs of a request. */
+  /** What the ranking needs of a request, worked out once for both passes. */
   private request(query: string): Request {
     const said = words(withoutValues(query));
     const concepts = [...this.concepts(said), ...this.valueConcepts(query)];
-    const plural = said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w)));
-    return { concepts, prior: this.intentPrior(concepts, isQuestion(query), plural) };
+    const question = isQuestion(query);
+    return {
+      concepts,
+      question,
+      prior: this.intentPrior(
+        concepts,
+        question,
+        said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w))),
+      ),
+      specific: namesOne(query),
+    };
   }
 
   /** The request's words, each with the synonyms the API uses. */
@@ -147,8 +175,9 @@ export class OperationSearch {
       for (const term of wordTerms(word)) {
         if (seen.has(term)) continue;
         seen.add(term);
+        const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
         const synonyms = new Map(
-          (entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, SYNONYM_WEIGHT * w)]),
+          (entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]),
         );
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
@@ -191,36 +220,58 @@ export class OperationSearch {
   /**
    * Each word of the request is scored on its own: by its own term, or by its best synonym, whichever
    * scores higher (a synonym never adds to a match the word already made). An operation's score is the
-   * sum over words, times the coverage of the request.
+   * sum over words, times the coverage of the request; the best candidates are then told apart by how
+   * exactly their summary says what was asked.
    */
   private rank(
-    { concepts, prior }: Request,
+    { concepts, question, prior, specific }: Request,
     limit: number,
     filter: ((doc: number) => boolean) | undefined,
+    loose: boolean,
   ): SearchHit[] {
     const candidates = new Map<number, Candidate>();
     const counted = concepts.filter((c) => !c.hint).length;
+    // In a question a verb is mostly a state ("which PRs are open?"): it weighs as any other word.
+    const verbWeight = question ? 1 : ACTION_WEIGHT;
     for (const concept of concepts) {
-      const base = concept.hint ? HINT_WEIGHT : 1;
+      const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
       // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
-      const direct = this.scores(
-        [concept.term],
-        new Map([[concept.term, base]]),
-        concept.value ? 'exact' : 'prefix',
-        filter,
-      );
+      const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
+      const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
       const viaSynonym = this.synonymScores(concept, base, filter);
       const best = new Map(direct);
-      for (const [doc, score] of viaSynonym) best.set(doc, Math.max(score, best.get(doc) ?? 0));
-      for (const [doc, score] of best) {
+      for (const [doc, match] of viaSynonym) {
+        const own = best.get(doc);
+        if (!own || match.score > own.score) best.set(doc, match);
+      }
+      let top = 0;
+      for (const match of best.values()) top = Math.max(top, match.score);
+      for (const [doc, match] of best) {
         let candidate = candidates.get(doc);
-        if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0 }));
-        candidate.score += score;
-        if (!concept.hint) candidate.covered++;
+        if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0, matched: new Set() }));
+        candidate.score += match.score;
+        // A word counts as covered in proportion to how well it matched here, against its best match anywhere:
+        // "cluster" in some argument's name is not "cluster" in the summary.
+        if (!concept.hint)
+          candidate.covered +=
+            (direct.has(doc) ? 1 : SYNONYM_COVERAGE) * Math.min(1, match.score / (FULL_COVERAGE_SHARE * top));
+        for (const term of match.terms) candidate.matched.add(term);
       }
     }
-    return [...candidates.values()]
-      .map((c) => ({ doc: c.doc, score: c.score * coverage(c.covered, counted) * prior(c.doc) }))
+    const ranked = [...candidates.values()].map((c) => ({
+      doc: c.doc,
+      score:
+        c.score *
+        coverage(c.covered, counted) *
+        prior(c.doc) *
+        this.simplicity[c.doc]! *
+        (specific ? this.itemPreference(c.doc) : 1),
+      matched: c.matched,
+    }));
+    ranked.sort(byScore);
+    return ranked
+      .slice(0, RERANKED)
+      .map(({ doc, score, matched }) => ({ doc, score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, matched)) }))
       .sort(byScore)
       .slice(0, limit);
   }
@@ -234,46 +285,69 @@ export class OperationSearch {
     concept: Concept,
     base: number,
     filter: ((doc: number) => boolean) | undefined,
-  ): Map<number, number> {
-    const best = new Map<number, { score: number; others: number }>();
+  ): Map<number, Scored> {
+    const best = new Map<number, Scored & { others: number }>();
     for (const [synonym, weight] of concept.synonyms) {
       const terms = synonym.split(' ');
-      for (const [doc, score] of this.scores(terms, new Map(terms.map((t) => [t, weight * base])), 'exact', filter)) {
+      for (const [doc, match] of this.scores(
+        terms,
+        new Map(terms.map((t) => [t, weight * base])),
+        'exact',
+        filter,
+        SYNONYM_FIELDS,
+      )) {
         const seen = best.get(doc);
-        if (!seen) best.set(doc, { score, others: 0 });
-        else if (score > seen.score) best.set(doc, { score, others: seen.others + seen.score });
-        else seen.others += score;
+        if (!seen) best.set(doc, { ...match, others: 0 });
+        else if (match.score > seen.score)
+          best.set(doc, {
+            score: match.score,
+            terms: [...seen.terms, ...match.terms],
+            others: seen.others + seen.score,
+          });
+        else {
+          seen.others += match.score;
+          seen.terms.push(...match.terms);
+        }
       }
     }
-    return new Map([...best].map(([doc, m]) => [doc, m.score + OTHER_SYNONYMS_SHARE * m.others]));
+    return new Map(
+      [...best].map(([doc, m]) => [doc, { score: m.score + OTHER_SYNONYMS_SHARE * m.others, terms: m.terms }]),
+    );
   }
 
-  /** MiniSearch's scores for some terms. Only a request's own words are matched by prefix: a synonym's prefixes are noise. */
+  /**
+   * MiniSearch's scores for some terms. Only a request's own words are matched by prefix, and by misspelling
+   * only when the words as written found nothing (`loose`): a synonym's misspellings are noise, and fuzzy
+   * matching costs most of a search.
+   */
   private scores(
     terms: string[],
     weights: ReadonlyMap<string, number>,
-    spelling: 'exact' | 'prefix',
+    spelling: 'exact' | 'prefix' | 'loose',
     filter: ((doc: number) => boolean) | undefined,
-  ): Map<number, number> {
+    fields?: SearchField[],
+  ): Map<number, Scored> {
+    const loose = spelling === 'loose';
     const results = this.mini.search(
       { combineWith: 'OR', queries: terms },
       {
         boost: FIELD_BOOSTS,
         boostTerm: (term) => weights.get(term) ?? 1,
-        prefix: (term) => spelling === 'prefix' && term.length >= 4,
-        weights: { prefix: 0.35, fuzzy: 0 },
+        ...(fields ? { fields } : {}),
+        prefix: (term) => spelling !== 'exact' && term.length >= (loose ? 3 : 4),
+        fuzzy: (term) => (loose && term.length >= 4 ? 0.34 : false),
+        weights: { prefix: 0.35, fuzzy: 0.25 },
         ...(filter ? { filter: (r: SearchResult) => filter(r.id as number) } : {}),
       },
     );
-    return new Map(results.map((r) => [r.id as number, r.score]));
+    return new Map(results.map((r) => [r.id as number, { score: r.score, terms: Object.keys(r.match) }]));
   }
 
   /**
    * What kind of operation the request leans to. A question ("which machines are in my cluster?", "what
    * branches are there") asks to read, and so does a request with a read verb and no write verb: reads
    * rank a little above writes that match as well. A plural ("show me the pods") asks for a list. A request
-   * with a write verb (create, change, delete and their synonyms) leaves the ranking alone; one told with a
-   * verb that does something else leans away from reads.
+   * with a write verb (create, change, delete and their synonyms) leaves the ranking alone.
    */
   private intentPrior(concepts: readonly Concept[], question: boolean, plural: boolean): (doc: number) => number {
     const said = (terms: ReadonlySet<string>) =>
@@ -300,27 +374,75 @@ export class OperationSearch {
       return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
     };
   }
+
+  /** An operation on one item (a path template in its path) for a request that names one ("close issue 42"). */
+  private itemPreference(doc: number): number {
+    return this.file.operations[doc]!.path.includes('{') ? ITEM_PREFERENCE : 1;
+  }
+
+  /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
+  private exactness(doc: number, matched: ReadonlySet<string>): number {
+    let terms = this.summaryTerms[doc];
+    if (!terms) this.summaryTerms[doc] = terms = new Set(analyze(this.file.operations[doc]!.summary));
+    if (terms.size === 0) return 0;
+    let hit = 0;
+    for (const term of terms) if (matched.has(term)) hit++;
+    return hit / terms.size;
+  }
 }
 
 /** A request as the ranking reads it (OperationSearch.request). */
 interface Request {
   concepts: Concept[];
-  /** The lean toward reads, lists or writes (intentPrior), per operation. */
+  question: boolean;
+  /** The lean toward reads and lists (intentPrior), per operation. */
   prior: (doc: number) => number;
+  /** It names one item (namesOne). */
+  specific: boolean;
+}
+
+/** Of operations that match alike, the one on the shorter path is the general one ("list droplets", not "list a droplet's neighbors"). */
+function simplicity(path: string): number {
+  const segments = path.split('/').filter((s) => s && !s.startsWith('{')).length;
+  return 1 / (1 + SEGMENT_PENALTY * Math.max(0, segments - 1));
+}
+
+interface Scored {
+  score: number;
+  /** The index terms it matched (after prefix and fuzzy expansion). */
+  terms: string[];
 }
 
 interface Candidate {
   doc: number;
   score: number;
-  /** How many words of the request it matched, by the word itself or a synonym. */
+  /** Words of the request it matched: 1 each by the word itself, less through a synonym. */
   covered: number;
+  matched: Set<string>;
 }
 
 /** How much the synonyms after an operation's best one add to its match (synonymScores). */
 const OTHER_SYNONYMS_SHARE = 0.3;
+const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
+const RERANKED = 50;
 const UNSPECIFIC_KINDS: ReadonlySet<ValueKind> = new Set(['id', 'name']);
 const READ_PREFERENCE = 1.25;
+const SEGMENT_PENALTY = 0.05;
+const ITEM_PREFERENCE = 1.15;
+const DEPRECATED_PREFERENCE = 0.8;
 
+/**
+ * Whether a request names one item: a bare number ("issue 42", not "$25", "20%" or "50Gi") or an
+ * identifier that joins letters and digits (`cus_9`, `api-7f9c`).
+ */
+function namesOne(query: string): boolean {
+  return (
+    /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(
+      query,
+    ) || IDENTIFIER.test(query)
+  );
+}
+const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));
 const READ_TERMS = new Set(['list', 'get'].map(stemWord));
@@ -345,12 +467,16 @@ const QUESTION_OPENING = /^\s*(which|what|who|whose|where|when|how|is|are|do|doe
 function isPlural(word: string): boolean {
   return word.length > 3 && /[^su]s$|[^s]es$/.test(word) && !/(ss|us|is)$/.test(word) && analyze(word)[0] !== word;
 }
-const LIST_PREFERENCE = 1.2;
+const EXACTNESS_WEIGHT = 1;
 
 function byScore(a: SearchHit, b: SearchHit): number {
   return b.score - a.score || a.doc - b.doc;
 }
 
+/** A word matched through a synonym counts this much toward coverage. */
+const SYNONYM_COVERAGE = 0.5;
+/** A word matched at this share of its best score over all operations counts as fully covered. */
+const FULL_COVERAGE_SHARE = 0.5;
 const COVERAGE_EXPONENT = 2;
 
 /**

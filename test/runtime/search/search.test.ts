@@ -93,7 +93,8 @@ describe('operation search', () => {
     expect(top('can you please get me the repository 12345')[0]).toBe('repos_get');
   });
 
-  it('matches prefixes of the request words', () => {
+  it('matches misspellings and prefixes of the request words', () => {
+    expect(top('repositry')).toContain('repos_get');
     expect(top('workfl')).toEqual(expect.arrayContaining(['runs_cancel', 'runs_list']));
   });
 
@@ -125,6 +126,21 @@ describe('operation search', () => {
     expect(bridge['remov']).toContainEqual(['delet', 1]);
   });
 
+  it('falls back to the update of a thing for a state change no operation is named for (pause, restart)', () => {
+    const docs = [
+      doc('jobs_get', 'GET', '/jobs/{name}', 'read the specified CronJob'),
+      doc('jobs_patch', 'PATCH', '/jobs/{name}', 'partially update the specified CronJob'),
+      doc('jobs_delete', 'DELETE', '/jobs/{name}', 'delete a CronJob'),
+      doc('jobs_create', 'POST', '/jobs', 'create a CronJob'),
+    ];
+    const local = OperationSearch.load(buildSearchIndex(docs, []));
+    const first = (query: string) => local.operation(local.search(query, 1)[0]!.doc).name;
+    expect(first('pause the nightly cron job')).toBe('jobs_patch');
+    expect(first('restart the cron job')).toBe('jobs_patch');
+    // A verb the API names still wins over the fallback.
+    expect(top('stop the running workflow')[0]).toBe('runs_cancel');
+  });
+
   it('ranks a delete below its siblings unless the request asks to delete or end something', () => {
     const docs = [
       doc('claims_delete', 'DELETE', '/claims/{name}', 'delete a PersistentVolumeClaim'),
@@ -134,6 +150,16 @@ describe('operation search', () => {
     const first = (query: string) => local.operation(local.search(query, 1)[0]!.doc).name;
     expect(first('a persistent volume claim for postgres')).toBe('claims_create');
     expect(first('get rid of the persistent volume claim')).toBe('claims_delete');
+  });
+
+  it('ranks a deprecated operation below a current one that matches as well', () => {
+    const watch = doc('pods_watch', 'GET', '/v1/pods', 'list pods');
+    const docs = [
+      { ...watch, operation: { ...watch.operation, deprecated: true as const } },
+      doc('pods_list', 'GET', '/v2/pods', 'list pods'),
+    ];
+    const local = OperationSearch.load(buildSearchIndex(docs, []));
+    expect(local.operation(local.search('list pods', 1)[0]!.doc).name).toBe('pods_list');
   });
 
   it('matches a synonym of several words as one, and several synonyms count less than the word itself', () => {

@@ -32,6 +32,7 @@ const STOP_WORDS = new Set(
 
 /** An identifier that joins letters and digits with `_` or `-` (`cus_9`, `api-7f9c`): an item's id, not a word. */
 const identifierSource = String.raw`\b(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[_-])[\w-]+\b`;
+export const IDENTIFIER = new RegExp(identifierSource, 'i');
 
 /**
  * Values a request carries that say nothing about which operation is meant: e-mail addresses, URLs, host
@@ -47,7 +48,10 @@ export function withoutValues(query: string): string {
   return query.replace(VALUES, ' ');
 }
 
-/** Words of `text`: camelCase and snake_case split, lower case, accents dropped. */
+/**
+ * Words of `text`: camelCase and snake_case split, lower case, accents dropped. A compound written in
+ * camelCase also stands whole (`ConfigMap` → config, map, configmap), because people type it as one word.
+ */
 export function words(text: string): string[] {
   const out: string[] = [];
   // eslint-disable-next-line no-control-regex
@@ -65,9 +69,12 @@ export function words(text: string): string[] {
       .toLowerCase()
       .split(' ');
     out.push(...parts);
+    if (parts.length >= 2 && parts.length <= MAX_COMPOUND_PARTS && !/\d/.test(token)) out.push(parts.join(''));
   }
   return out;
 }
+
+const MAX_COMPOUND_PARTS = 3;
 
 /** The search terms of `text`, in order (repeats kept: callers decide whether a repeat counts). */
 export function analyze(text: string): string[] {

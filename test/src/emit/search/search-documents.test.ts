@@ -51,6 +51,19 @@ describe('search documents', () => {
     });
   });
 
+  it('leaves HTTP method names out of the indexed summary, and marks operations deprecated in their own words', () => {
+    const proxy = toolOf('get', '/api/v1/nodes/{name}/proxy', {
+      operationId: 'connectGetNodeProxy',
+      summary: 'connect GET requests to proxy of Node',
+      description: 'deprecated: use the proxy subresource',
+    });
+    const [indexed] = searchDocuments({ tags: [], schemas: {} } as unknown as ApiModel, [proxy], ['nodes']);
+    expect(indexed!.fields.summary).not.toMatch(/GET/);
+    expect(indexed!.operation.summary).toBe('connect GET requests to proxy of Node');
+    expect(indexed!.operation.deprecated).toBe(true);
+    expect(doc!.operation.deprecated).toBeUndefined();
+  });
+
   it('indexes the whole description as plain text: markup and link targets out, its last words in', () => {
     const long = `Lists the **pull requests** of a [repository](https://docs.example.com/repos).\n\n${'More about it. '.repeat(40)}<p>Also returns the merge &amp; review state.</p>`;
     const [indexed] = searchDocuments(
