@@ -7,16 +7,16 @@ import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../../ir/types.j
 import { isDeprecated } from '../../tools/deprecation.js';
 import { isPlainObject } from '../../util/stable.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
-import { descriptionLine } from '../../tools/description-text.js';
-import { firstSentence } from '../plain-text.js';
+import { firstSentence, plainStart } from '../plain-text.js';
 import { operationKinds } from './value-kinds.js';
 
 /**
- * Descriptions are indexed whole, as the plain text a model reads: their later sentences name what the
- * operation also does or returns, and each word counts once per field, so length costs little. Markdown past
- * this many characters is not read: a description of megabytes (a hostile spec) would be lexed whole.
+ * Enough of a long description to say what the operation is for; the rest is mostly caveats and examples.
+ * Indexing descriptions and argument docs whole, as the plain text a model reads (Markdown lexed), did not
+ * raise the held-out retrieval figures and cost GitHub's generation a third of a second: starts are read.
  */
-const DESCRIPTION_READ_CHARS = 20_000;
+const DESCRIPTION_CHARS = 300;
+const ARGUMENT_DOC_CHARS = 100;
 const TAG_DESCRIPTION_CHARS = 160;
 const SUMMARY_CHARS = 160;
 
@@ -27,9 +27,8 @@ export function searchDocuments(
   groupOf: readonly string[],
 ): SearchDocument[] {
   const tags = new Map(api.tags.map((t) => [t.name, t]));
-  const plain = memoizedPlainText();
   return tools.map((tool, index) => {
-    const args = argumentWords(tool, api.schemas, plain);
+    const args = argumentWords(tool, api.schemas);
     return {
       fields: {
         name: `${tool.name} ${tool.operationId ?? ''}`,
@@ -43,27 +42,12 @@ export function searchDocuments(
         filters: args.filterValues.join(' '),
         returns: tool.responseWords?.names.join(' ') ?? '',
         returnFields: tool.responseWords?.properties.join(' ') ?? '',
-        description: withoutMethodNames(plain(specText(tool))),
+        description: withoutMethodNames(plainStart(specText(tool), DESCRIPTION_CHARS)),
         kinds: operationKinds(tool, api.schemas),
       },
       operation: operationSummary(tool, groupOf[index]!),
     };
   });
-}
-
-type PlainText = (markdown: string) => string;
-
-/**
- * descriptionLine, remembered per text: most argument descriptions recur across an API's operations ("The
- * account owner of the repository."), and lexing Markdown is the costly part of reading them.
- */
-function memoizedPlainText(): PlainText {
-  const seen = new Map<string, string>();
-  return (markdown) => {
-    let text = seen.get(markdown);
-    if (text === undefined) seen.set(markdown, (text = descriptionLine(markdown.slice(0, DESCRIPTION_READ_CHARS))));
-    return text;
-  };
 }
 
 function operationSummary(tool: ToolModel, group: string): OperationSummary {
@@ -115,7 +99,7 @@ function actionWords(tool: ToolModel): string {
 
 interface ArgumentWords {
   names: string[];
-  /** What each argument is for, in the spec's words: "Whether to archive this repository." */
+  /** What each argument is for, the start of its description: "Whether to archive this repository." */
   docs: string[];
   /** Enum values and flags of the request body: setting one is often the action itself (`state: closed`, `archived`). */
   bodyValues: string[];
@@ -123,7 +107,7 @@ interface ArgumentWords {
   filterValues: string[];
 }
 
-function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>, plain: PlainText): ArgumentWords {
+function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): ArgumentWords {
   const words: ArgumentWords = { names: [], docs: [], bodyValues: [], filterValues: [] };
   const bodyArg = tool.request.body?.arg;
   const args = propertiesOf(tool.inputSchema, defs);
@@ -133,7 +117,7 @@ function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>, plain:
       for (const prop of Object.keys(props)) {
         words.names.push(prop);
         const propSchema = props[prop];
-        const resolved = addDocWords(propSchema, defs, plain, words);
+        const resolved = addDocWords(propSchema, defs, words);
         addEnumWords(propSchema, defs, words.bodyValues);
         // A flag in a body is an action too: `archived: true` archives a repository.
         if (resolved?.['type'] === 'boolean') words.bodyValues.push(prop);
@@ -141,22 +125,17 @@ function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>, plain:
       continue;
     }
     words.names.push(name);
-    addDocWords(args[name], defs, plain, words);
+    addDocWords(args[name], defs, words);
     addEnumWords(args[name], defs, words.filterValues);
   }
   return words;
 }
 
 /** Adds an argument's description and word examples; returns its schema, resolved. */
-function addDocWords(
-  schema: unknown,
-  defs: Record<string, JsonSchema>,
-  plain: PlainText,
-  words: ArgumentWords,
-): JsonSchema | undefined {
+function addDocWords(schema: unknown, defs: Record<string, JsonSchema>, words: ArgumentWords): JsonSchema | undefined {
   const resolved = resolve(schema, defs);
   const doc = resolved?.['description'];
-  if (typeof doc === 'string') words.docs.push(plain(doc));
+  if (typeof doc === 'string') words.docs.push(plainStart(doc, ARGUMENT_DOC_CHARS));
   const examples = resolved?.['examples'];
   if (Array.isArray(examples))
     for (const example of examples) if (isWordExample(example)) words.filterValues.push(example);

@@ -18,7 +18,7 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
     {
       name: SEARCH_TOOL,
       title: `Search ${apiTitle} operations`,
-      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do, in plain words. Each result gives the operation's name, HTTP method, path, summary and required arguments, best match first. Without a query, lists the groups of operations; with a group, lists every operation in it. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
+      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do, in plain words. Each result gives the operation's name, HTTP method, path, summary and required arguments (with the operations whose results supply them, e.g. "uri ← search"), best match first. Without a query, lists the groups of operations; with a group, lists every operation in it. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
       inputSchema: {
         type: 'object',
         properties: {

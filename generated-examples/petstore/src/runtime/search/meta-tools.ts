@@ -64,7 +64,7 @@ export function searchOperations(
   if (!query) return group ? groupListing(search, group) : groupsListing(search.groups);
   const results = search
     .search(query, limit, group)
-    .map(({ doc, score }) => ({ ...search.operation(doc), score: Math.round(score * 100) / 100 }));
+    .map(({ doc, score }) => ({ ...shownOperation(search, doc), score: Math.round(score * 100) / 100 }));
   if (results.length === 0) {
     const note = `No operation matches "${query}"${group ? ` in group ${group.name}` : ''}. Browse the groups below (${SEARCH_TOOL} with "group"), or try other words.`;
     return groupsListing(search.groups, note);
@@ -73,7 +73,7 @@ export function searchOperations(
 }
 
 function groupListing(search: OperationSearch, group: SearchGroup): ToolResult {
-  const results = group.operations.map((doc) => search.operation(doc));
+  const results = group.operations.map((doc) => shownOperation(search, doc));
   const text = [`${group.name}: ${group.description}`, ...results.map(resultLine)].join('\n');
   return { content: [{ type: 'text', text }], structuredContent: { group: group.name, results } };
 }
@@ -92,14 +92,49 @@ function unknownGroup(search: OperationSearch, name: string): ToolResult {
   return errorResult(`There is no group "${name}". Groups: ${search.groups.map((g) => g.name).join(', ')}.`);
 }
 
-function resultLine(r: OperationSummary): string {
-  const required = r.required.length > 0 ? ` (required: ${r.required.join(', ')})` : '';
+/** An operation as results show it: the operations that supply its arguments by name (the index has their numbers). */
+interface ShownOperation extends Omit<OperationSummary, 'sources'> {
+  sources?: Record<string, string[]>;
+}
+
+function shownOperation(search: OperationSearch, doc: number): ShownOperation {
+  const { sources, ...summary } = search.operation(doc);
+  return sources ? { ...summary, sources: sourceNames(search, sources) } : summary;
+}
+
+function sourceNames(search: OperationSearch, sources: Record<string, number[]>): Record<string, string[]> {
+  const named: Record<string, string[]> = {};
+  for (const [arg, docs] of Object.entries(sources)) named[arg] = docs.map((doc) => search.operation(doc).name);
+  return named;
+}
+
+function resultLine(r: ShownOperation): string {
+  const required = r.required.length > 0 ? ` (required: ${requiredText(r)})` : '';
   return `${r.name}: ${r.method} ${r.path} - ${r.summary}${required}`;
 }
 
-function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
+/**
+ * The required arguments, each with the operations that supply it: `uri ← search, get-an-albums-tracks`. A body's
+ * required properties (`body.uris`) follow the arguments. Arguments are parted by `;` once a list of sources
+ * could be read as more arguments.
+ */
+function requiredText({ required, sources }: ShownOperation): string {
+  if (!sources) return required.join(', ');
+  const shown = [...required, ...Object.keys(sources).filter((arg) => !required.includes(arg))];
+  return shown.map((arg) => (sources[arg] ? `${arg} ← ${sources[arg].join(', ')}` : arg)).join('; ');
+}
+
+async function describeOperation(ctx: MetaToolContext, name: string): Promise<ToolResult> {
   const tool = ctx.registry.get(name);
   if (!tool) return unknownOperation(name);
+  // The index says where required arguments come from; the description stands without it if it cannot load.
+  const sources: Record<string, string[]> | undefined = await ctx.search().then(
+    (search) => {
+      const sources = search.operationNamed(tool.name)?.sources;
+      return sources && sourceNames(search, sources);
+    },
+    () => undefined,
+  );
   const description = {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
@@ -109,6 +144,8 @@ function describeOperation(ctx: MetaToolContext, name: string): ToolResult {
     description: tool.fullDescription ?? tool.description,
     inputSchema: assembleInputSchema(tool, ctx.registry.catalog.defs),
     annotations: tool.annotations,
+    // Which operations' results supply its required arguments: what to call first.
+    ...(sources ? { sources } : {}),
   };
   return { content: [{ type: 'text', text: JSON.stringify(description) }], structuredContent: description };
 }

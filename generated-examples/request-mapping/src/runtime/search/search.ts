@@ -31,6 +31,7 @@ import {
   wordTerms,
   words,
 } from '../contract/search/search-text.js';
+import { kindTerm, valueKinds, type ValueKind } from '../contract/search/search-values.js';
 import { ACTION_SYNONYMS, entryOf, HINT_WORDS } from '../contract/search/search-vocabulary.js';
 
 export type { OperationSummary, SearchGroup, SearchIndexFile } from '../contract/search/search-index.js';
@@ -71,6 +72,8 @@ interface Concept {
   hint?: boolean;
   /** A verb of ACTION_SYNONYMS: what the request wants done, which tells apart operations on the same thing. */
   action?: boolean;
+  /** The kind of a value the request carries (`#email`): it matches operations whose arguments take one. */
+  value?: boolean;
 }
 
 export class OperationSearch {
@@ -101,9 +104,9 @@ export class OperationSearch {
   }
 
   static load(file: SearchIndexFile): OperationSearch {
-    if (file.format !== 4 || file.fields.join() !== FIELDS.join())
+    if (file.format !== 5 || file.fields.join() !== FIELDS.join())
       throw new Error(
-        `search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 4 with fields ${FIELDS.join()} (regenerate the project)`,
+        `search-index.json has format ${String(file.format)} (fields ${String(file.fields)}); this server reads format 5 with fields ${FIELDS.join()} (regenerate the project)`,
       );
     return new OperationSearch(file);
   }
@@ -121,6 +124,11 @@ export class OperationSearch {
     return this.file.operations[doc]!;
   }
 
+  /** The summary of the operation of that name (describe_operation shows where its arguments come from). */
+  operationNamed(name: string): OperationSummary | undefined {
+    return this.file.operations.find((op) => op.name === name);
+  }
+
   /**
    * Operations for a request in people's words, best first. Never empty while any word of the request
    * matches any operation even loosely: a miss retries with looser spelling.
@@ -136,7 +144,7 @@ export class OperationSearch {
   /** What the ranking needs of a request, worked out once for both passes. */
   private request(query: string): Request {
     const said = words(withoutValues(query));
-    const concepts = this.concepts(said);
+    const concepts = [...this.concepts(said), ...this.valueConcepts(query)];
     const question = isQuestion(query);
     return {
       concepts,
@@ -178,6 +186,21 @@ export class OperationSearch {
   }
 
   /**
+   * The kinds of the values the request carries that some operation's arguments take. Each counts toward
+   * coverage as a word does: "point api.example.com at 1.2.3.4" says little in words, and an operation that
+   * takes neither a domain nor an address is not what was asked. Two kinds say nothing of which argument fits:
+   * a bare id (left to namesOne: half an API's operations take one) and a quoted string (a name, a search
+   * term, a message: most operations take one of those).
+   */
+  private valueConcepts(query: string): Concept[] {
+    return valueKinds(query)
+      .filter((kind) => !UNSPECIFIC_KINDS.has(kind))
+      .map(kindTerm)
+      .filter((term) => this.documentFrequency.has(term))
+      .map((term) => ({ term, synonyms: new Map(), value: true }));
+  }
+
+  /**
    * A synonym counts at most as much as the word it stands in for: a rare synonym ("views" for "get")
    * would otherwise outscore the common word the request used, through its higher inverse document frequency.
    */
@@ -212,7 +235,9 @@ export class OperationSearch {
     const verbWeight = question ? 1 : ACTION_WEIGHT;
     for (const concept of concepts) {
       const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
-      const direct = this.scores([concept.term], new Map([[concept.term, base]]), loose ? 'loose' : 'prefix', filter);
+      // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
+      const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
+      const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
       const viaSynonym = this.synonymScores(concept, base, filter);
       const best = new Map(direct);
       for (const [doc, match] of viaSynonym) {
@@ -400,6 +425,7 @@ interface Candidate {
 const OTHER_SYNONYMS_SHARE = 0.3;
 const SYNONYM_FIELDS: SearchField[] = ['name', 'summary', 'tags', 'resource', 'action', 'values'];
 const RERANKED = 50;
+const UNSPECIFIC_KINDS: ReadonlySet<ValueKind> = new Set(['id', 'name']);
 const READ_PREFERENCE = 1.25;
 const SEGMENT_PENALTY = 0.05;
 const ITEM_PREFERENCE = 1.15;

@@ -7,7 +7,12 @@
 import { analyze, fieldTerms } from './search-text.js';
 import { ACTION_SYNONYMS, STATE_CHANGES, THING_SYNONYMS } from './search-vocabulary.js';
 
-/** The indexed fields and how much a match in each counts. */
+/**
+ * The indexed fields and how much a match in each counts: short fields whose every word names the operation
+ * (summary, name, path resources, the response's schema name) high; long ones where most words are
+ * incidental (the whole description, every argument's description, the response's property names) low.
+ * MiniSearch's BM25 normalizes length per field, so a long field's match counts less within it as well.
+ */
 export const FIELD_BOOSTS = {
   name: 2,
   summary: 3,
@@ -19,6 +24,10 @@ export const FIELD_BOOSTS = {
   values: 1.5,
   filters: 0.2,
   description: 0.5,
+  returns: 1,
+  returnFields: 0.3,
+  /** The kinds of value the arguments accept (search-values.ts), as kind terms: written as terms, not analyzed. */
+  kinds: 1,
 } as const;
 
 export type SearchField = keyof typeof FIELD_BOOSTS;
@@ -32,6 +41,12 @@ export interface OperationSummary {
   summary: string;
   /** Arguments the call must supply. */
   required: string[];
+  /**
+   * For required arguments (a body property as `body.name`) that another operation's result supplies: those
+   * operations, by catalog index, best first (src/emit/search/suppliers.ts); results show their names. A model
+   * then knows where to get `uri` first.
+   */
+  sources?: Record<string, number[]>;
   group: string;
   /** Deprecated in the spec or in its own words: it ranks below a current operation that matches as well. */
   deprecated?: true;
@@ -53,7 +68,7 @@ export interface SearchDocument {
 
 /** search-index.json. */
 export interface SearchIndexFile {
-  format: 4;
+  format: 5;
   /** The indexed fields, in the order of each document's entries. */
   fields: SearchField[];
   /**
@@ -84,9 +99,11 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
     }
     return terms;
   };
-  const documents = docs.map((doc) => FIELDS.map((field) => termsOf(doc.fields[field] ?? '')));
+  const documents = docs.map((doc) =>
+    FIELDS.map((field) => (field === 'kinds' ? (doc.fields.kinds ?? '') : termsOf(doc.fields[field] ?? ''))),
+  );
   return {
-    format: 4,
+    format: 5,
     fields: FIELDS,
     documents,
     bridge: bridgeFor(vocabulary),
