@@ -135,12 +135,29 @@ function argumentWords(tool: ToolModel, defs: Record<string, JsonSchema>): Argum
 function addDocWords(schema: unknown, defs: Record<string, JsonSchema>, words: ArgumentWords): JsonSchema | undefined {
   const resolved = resolve(schema, defs);
   const doc = resolved?.['description'];
-  if (typeof doc === 'string') words.docs.push(plainStart(doc, ARGUMENT_DOC_CHARS));
+  if (typeof doc === 'string') words.docs.push(argumentDoc(doc));
   const examples = resolved?.['examples'];
   if (Array.isArray(examples))
     for (const example of examples) if (isWordExample(example)) words.filterValues.push(example);
   return resolved;
 }
+
+/**
+ * The start of an argument's description as plain text. Descriptions repeat (GitHub's `owner`, `repo` and
+ * `per_page` in hundreds of operations): each is made plain once.
+ */
+function argumentDoc(doc: string): string {
+  let plain = argumentDocs.get(doc);
+  if (plain === undefined) {
+    if (argumentDocs.size >= MAX_CACHED_DOCS) argumentDocs.clear();
+    argumentDocs.set(doc, (plain = plainStart(doc, ARGUMENT_DOC_CHARS)));
+  }
+  return plain;
+}
+
+const argumentDocs = new Map<string, string>();
+/** Bounds the cache in a long-lived process that generates many specs. */
+const MAX_CACHED_DOCS = 50_000;
 
 /**
  * An example that is a word or two ("public", "created desc") shows what an argument selects; identifiers,

@@ -201,8 +201,14 @@ interface FieldEntry {
 /** Field name → head word of what the object is → every object field of that name and kind that a tool returns. */
 type FieldIndex = Map<string, Map<string, FieldEntry[]>>;
 
+/**
+ * Only the field names some required argument looks up (its own name, or the field its name says) are
+ * indexed: GitHub's operations return objects of a hundred fields each (a full repository), few of them
+ * sought, and indexing them all cost ~10 ms more.
+ */
 function fieldIndex(profiles: readonly ToolProfile[]): FieldIndex {
   const index: FieldIndex = new Map();
+  const sought = soughtFields(profiles);
   const named = new Map<readonly string[], { heads: string[]; words: Set<string> }>();
   profiles.forEach((profile, tool) => {
     for (const object of profile.op?.returns ?? []) {
@@ -211,6 +217,7 @@ function fieldIndex(profiles: readonly ToolProfile[]): FieldIndex {
       const thing = new Set(names.heads);
       if (object.depth === 0 && profile.resource) thing.add(profile.resource);
       for (const [name, type] of Object.entries(object.fields)) {
+        if (!sought.has(name)) continue;
         let byThing = index.get(name);
         if (!byThing) index.set(name, (byThing = new Map()));
         const entry = { tool, type, thing, words: names.words, depth: object.depth, listed: object.listed };
@@ -223,6 +230,17 @@ function fieldIndex(profiles: readonly ToolProfile[]): FieldIndex {
     }
   });
   return index;
+}
+
+/** The field names rankedSuppliers may look up: every required argument's name, and the field it names. */
+function soughtFields(profiles: readonly ToolProfile[]): Set<string> {
+  const sought = new Set<string>();
+  for (const profile of profiles)
+    for (const argument of profile.required) {
+      sought.add(argument.name);
+      if (argument.names) sought.add(argument.names.field);
+    }
+  return sought;
 }
 
 function entityWords(entity: readonly string[]): { heads: string[]; words: Set<string> } {

@@ -55,9 +55,38 @@ export function argumentKinds(
   defs: Record<string, JsonSchema> = {},
 ): ValueKind[] {
   const kinds = new Set<ValueKind>();
-  for (const s of [schema, resolve(schema?.['items'], defs)]) if (s) addSchemaKinds(s, kinds);
-  for (const kind of nameKinds(name)) kinds.add(kind);
+  for (const s of [schema, resolve(schema?.['items'], defs)]) if (s) for (const kind of schemaKinds(s)) kinds.add(kind);
+  for (const kind of cachedNameKinds(name)) kinds.add(kind);
   return [...kinds];
+}
+
+/**
+ * Operations share their arguments' schemas and names (GitHub's `owner` and `repo` in 700 operations, the same
+ * body schemas under several): each schema's kinds and each name's are read once, which saves ~20 ms on
+ * GitHub's 1,100 operations (its sample values were matched against every kind's pattern for each use).
+ */
+const kindsOfSchema = new WeakMap<JsonSchema, readonly ValueKind[]>();
+const kindsOfName = new Map<string, readonly ValueKind[]>();
+/** Bounds the name cache in a long-lived process that generates many specs. */
+const MAX_CACHED_NAMES = 50_000;
+
+function schemaKinds(schema: JsonSchema): readonly ValueKind[] {
+  let kinds = kindsOfSchema.get(schema);
+  if (kinds === undefined) {
+    const found = new Set<ValueKind>();
+    addSchemaKinds(schema, found);
+    kindsOfSchema.set(schema, (kinds = [...found]));
+  }
+  return kinds;
+}
+
+function cachedNameKinds(name: string): readonly ValueKind[] {
+  let kinds = kindsOfName.get(name);
+  if (kinds === undefined) {
+    if (kindsOfName.size >= MAX_CACHED_NAMES) kindsOfName.clear();
+    kindsOfName.set(name, (kinds = nameKinds(name)));
+  }
+  return kinds;
 }
 
 function addSchemaKinds(schema: JsonSchema, out: Set<ValueKind>): void {
