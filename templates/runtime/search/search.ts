@@ -244,17 +244,11 @@ export class OperationSearch {
         const own = best.get(doc);
         if (!own || match.score > own.score) best.set(doc, match);
       }
-      let top = 0;
-      for (const match of best.values()) top = Math.max(top, match.score);
       for (const [doc, match] of best) {
         let candidate = candidates.get(doc);
         if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0, matched: new Set() }));
         candidate.score += match.score;
-        // A word counts as covered in proportion to how well it matched here, against its best match anywhere:
-        // "cluster" in some argument's name is not "cluster" in the summary.
-        if (!concept.hint)
-          candidate.covered +=
-            (direct.has(doc) ? 1 : SYNONYM_COVERAGE) * Math.min(1, match.score / (FULL_COVERAGE_SHARE * top));
+        if (!concept.hint) candidate.covered += direct.has(doc) ? 1 : SYNONYM_COVERAGE;
         for (const term of match.terms) candidate.matched.add(term);
       }
     }
@@ -475,8 +469,6 @@ function byScore(a: SearchHit, b: SearchHit): number {
 
 /** A word matched through a synonym counts this much toward coverage. */
 const SYNONYM_COVERAGE = 0.5;
-/** A word matched at this share of its best score over all operations counts as fully covered. */
-const FULL_COVERAGE_SHARE = 0.5;
 const COVERAGE_EXPONENT = 2;
 
 /**
