@@ -54,7 +54,6 @@ const MINISEARCH_OPTIONS = {
   processTerm: (term: string) => term,
 };
 
-const ACTION_WEIGHT = 1.5;
 /** The stems of every verb in ACTION_SYNONYMS. */
 const ACTION_VERBS = new Set(
   Object.entries(ACTION_SYNONYMS)
@@ -148,7 +147,6 @@ export class OperationSearch {
     const question = isQuestion(query);
     return {
       concepts,
-      question,
       prior: this.intentPrior(
         concepts,
         question,
@@ -224,17 +222,15 @@ export class OperationSearch {
    * exactly their summary says what was asked.
    */
   private rank(
-    { concepts, question, prior, specific }: Request,
+    { concepts, prior, specific }: Request,
     limit: number,
     filter: ((doc: number) => boolean) | undefined,
     loose: boolean,
   ): SearchHit[] {
     const candidates = new Map<number, Candidate>();
     const counted = concepts.filter((c) => !c.hint).length;
-    // In a question a verb is mostly a state ("which PRs are open?"): it weighs as any other word.
-    const verbWeight = question ? 1 : ACTION_WEIGHT;
     for (const concept of concepts) {
-      const base = concept.hint ? HINT_WEIGHT : concept.action ? verbWeight : 1;
+      const base = concept.hint ? HINT_WEIGHT : 1;
       // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
       const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
       const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
@@ -244,17 +240,11 @@ export class OperationSearch {
         const own = best.get(doc);
         if (!own || match.score > own.score) best.set(doc, match);
       }
-      let top = 0;
-      for (const match of best.values()) top = Math.max(top, match.score);
       for (const [doc, match] of best) {
         let candidate = candidates.get(doc);
         if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0, matched: new Set() }));
         candidate.score += match.score;
-        // A word counts as covered in proportion to how well it matched here, against its best match anywhere:
-        // "cluster" in some argument's name is not "cluster" in the summary.
-        if (!concept.hint)
-          candidate.covered +=
-            (direct.has(doc) ? 1 : SYNONYM_COVERAGE) * Math.min(1, match.score / (FULL_COVERAGE_SHARE * top));
+        if (!concept.hint) candidate.covered += direct.has(doc) ? 1 : SYNONYM_COVERAGE;
         for (const term of match.terms) candidate.matched.add(term);
       }
     }
@@ -394,7 +384,6 @@ export class OperationSearch {
 /** A request as the ranking reads it (OperationSearch.request). */
 interface Request {
   concepts: Concept[];
-  question: boolean;
   /** The lean toward reads and lists (intentPrior), per operation. */
   prior: (doc: number) => number;
   /** It names one item (namesOne). */
@@ -475,8 +464,6 @@ function byScore(a: SearchHit, b: SearchHit): number {
 
 /** A word matched through a synonym counts this much toward coverage. */
 const SYNONYM_COVERAGE = 0.5;
-/** A word matched at this share of its best score over all operations counts as fully covered. */
-const FULL_COVERAGE_SHARE = 0.5;
 const COVERAGE_EXPONENT = 2;
 
 /**

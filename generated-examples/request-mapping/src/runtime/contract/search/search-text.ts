@@ -49,8 +49,7 @@ export function withoutValues(query: string): string {
 }
 
 /**
- * Words of `text`: camelCase and snake_case split, lower case, accents dropped. A compound written in
- * camelCase also stands whole (`ConfigMap` → config, map, configmap), because people type it as one word.
+ * Words of `text`: camelCase and snake_case split, lower case, accents dropped.
  */
 export function words(text: string): string[] {
   const out: string[] = [];
@@ -69,12 +68,9 @@ export function words(text: string): string[] {
       .toLowerCase()
       .split(' ');
     out.push(...parts);
-    if (parts.length >= 2 && parts.length <= MAX_COMPOUND_PARTS && !/\d/.test(token)) out.push(parts.join(''));
   }
   return out;
 }
-
-const MAX_COMPOUND_PARTS = 3;
 
 /** The search terms of `text`, in order (repeats kept: callers decide whether a repeat counts). */
 export function analyze(text: string): string[] {
