@@ -39,21 +39,22 @@ interface SpecCase {
 }
 
 const SPECS: SpecCase[] = [
-  // Measured: 95 of 97 first (2 second), all 97 Prism-valid in both modes.
+  // Measured: 96 of 97 first (1 second), all 97 Prism-valid in both modes.
   {
     name: 'spotify',
     file: join(SPECS_DIR, 'spotify', 'fixed-spotify-open-api.yml'),
     operations: 97,
-    minFoundAtRank1: 95,
+    minFoundAtRank1: 96,
     minPrismValid: 97,
   },
-  // Measured: 319 of 346 first, 343 in the top 3, all in the top 10 (32 operations share a summary with others);
-  // all 346 Prism-valid in both modes.
+  // Measured: 316 of 346 first, 343 in the top 3, all in the top 10 (32 operations share a summary with others);
+  // all 346 Prism-valid in both modes. (319 first before issue 30's three simpler ranking rules, which raised
+  // every set of lay requests, the held-out one included, and cost these 3 summary queries their first place.)
   {
     name: 'gitea',
     file: join(SPECS_DIR, 'gitea', 'gitea.io.json'),
     operations: 346,
-    minFoundAtRank1: 319,
+    minFoundAtRank1: 316,
     minPrismValid: 346,
   },
 ];
