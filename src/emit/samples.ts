@@ -8,6 +8,7 @@ import type { JsonSchema } from '../ir/types.js';
 import { unescapeToken } from '../util/json-pointer.js';
 import { stringSample } from '../util/samples.js';
 import { isPlainObject } from '../util/stable.js';
+import { linearPattern } from '../../templates/runtime/contract/linear-pattern.js';
 
 const MAX_DEPTH = 6;
 
@@ -108,7 +109,7 @@ function stringValue(schema: Record<string, unknown>): Sample {
   const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 1;
   const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
   if (typeof schema['pattern'] === 'string') {
-    const pattern = compile(schema['pattern']);
+    const pattern = linearPattern(schema['pattern']);
     const value = pattern && PATTERN_CANDIDATES.find((c) => c.length >= min && c.length <= max && pattern.test(c));
     return value ? { value } : undefined;
   }
@@ -135,14 +136,6 @@ const PATTERN_CANDIDATES = [
   'user@example.com',
   'https://example.com',
 ];
-
-function compile(pattern: string): RegExp | undefined {
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    return undefined;
-  }
-}
 
 function numberValue(schema: Record<string, unknown>, integer: boolean): Sample {
   const num = (key: string) => (typeof schema[key] === 'number' ? (schema[key] as number) : undefined);

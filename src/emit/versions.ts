@@ -9,6 +9,10 @@ export const GENERATED_DEPENDENCIES = {
   /** The operation search (templates/runtime/search/search.ts): the same versions the generator indexes with. */
   minisearch: '7.2.0',
   stemmer: '2.0.1',
+  /** Argument validation (templates/runtime/server/argument-validator.ts): patterns in linear time, formats. */
+  ajv: '8.20.0',
+  ajvFormats: '3.0.1',
+  re2js: '2.10.0',
   /** Code mode: the QuickJS sandbox (templates/runtime/code-mode/sandbox.ts) and type stripping (strip-types.ts). */
   quickjsCore: '0.32.0',
   quickjsVariant: '0.32.0',

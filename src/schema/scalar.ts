@@ -1,6 +1,7 @@
 /** Keywords about a single value: type, nullability, enums, numeric and string bounds, formats. */
 import type { JsonSchema } from '../ir/types.js';
 import { isPlainObject } from '../util/stable.js';
+import { linearPattern } from '../../templates/runtime/contract/linear-pattern.js';
 
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 
@@ -92,16 +93,24 @@ function copyEnum(source: Record<string, unknown>, target: JsonSchema): void {
   if (Array.isArray(source['enum']) && source['enum'].length > 0) target['enum'] = [...source['enum']];
 }
 
-/** Ajv compiles patterns with the `u` flag; a pattern it cannot compile would break the whole tool. */
+/**
+ * The server matches patterns in linear time (contract/linear-pattern.ts): one that is not valid ECMAScript, or
+ * that needs backtracking (lookaround, backreferences), is dropped; the tool accepts a superset, and the API
+ * still validates.
+ */
 function copyPattern(source: Record<string, unknown>, target: JsonSchema): void {
   const pattern = source['pattern'];
-  if (typeof pattern !== 'string') return;
+  if (typeof pattern === 'string' && linearPattern(pattern)) target['pattern'] = pattern;
+}
+
+/** Why a spec's pattern is not in the tool's schema (see copyPattern). */
+export function droppedPatternReason(pattern: string): string {
   try {
     new RegExp(pattern, 'u');
-    target['pattern'] = pattern;
   } catch {
-    // Dropped: the tool accepts a superset, and the API still validates.
+    return 'is not a valid ECMAScript regular expression';
   }
+  return 'needs lookaround or backreferences, which the server cannot check in linear time';
 }
 
 /** Applies OpenAPI 3.0 `nullable: true` (or Swagger's `x-nullable`) the 2020-12 way. */

@@ -12,7 +12,7 @@ import { jsonFitsIn } from '../util/json-size.js';
 import { isPlainObject } from '../util/stable.js';
 import { isEmptySchema, mergeAllOf } from './composition.js';
 import { DefNames, defRef } from './refs.js';
-import { applyNullable, convertType, copyScalarKeywords } from './scalar.js';
+import { applyNullable, convertType, copyScalarKeywords, droppedPatternReason } from './scalar.js';
 
 /** Descriptions of parameters and bodies are cut here: tool lists are read by models with finite context. */
 export const MAX_SCHEMA_DESCRIPTION = 600;
@@ -163,7 +163,7 @@ export class SchemaConverter {
       this.diags.info(
         'OTM_SCHEMA_SIMPLIFIED',
         pointer,
-        `pattern ${JSON.stringify(source['pattern'])} is not a valid ECMAScript regular expression; it is left out`,
+        `pattern ${JSON.stringify(source['pattern'])} ${droppedPatternReason(source['pattern'])}; it is left out`,
       );
     }
     this.copyDescription(source, target);

@@ -11,6 +11,7 @@ import {
   type ValueKind,
 } from '../../../templates/runtime/contract/search/search-values.js';
 import { stemWord, words } from '../../../templates/runtime/contract/search/search-text.js';
+import { linearPattern } from '../../../templates/runtime/contract/linear-pattern.js';
 import type { JsonSchema, ToolModel } from '../../ir/types.js';
 import { propertiesOf, resolve } from './search-documents.js';
 
@@ -154,12 +155,8 @@ function patternKinds(pattern: string): ValueKind[] {
 }
 
 function testPattern(pattern: string): ValueKind[] {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, 'u');
-  } catch {
-    return [];
-  }
+  const regex = linearPattern(pattern);
+  if (!regex) return [];
   const kinds = (Object.keys(KIND_SAMPLES) as ValueKind[]).filter((kind) =>
     KIND_SAMPLES[kind].some((sample) => regex.test(sample)),
   );

@@ -4,10 +4,10 @@
  * cost grows with the number of tools.
  */
 import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { CatalogHeader, CatalogTool, JsonSchema } from '../contract/catalog.js';
 import { assembleInputSchema, listedInputSchema, listedTool, type ListedTool } from '../contract/listing.js';
 import type { ToolTable } from './tool-table.js';
+import { linearTimeValidator } from './argument-validator.js';
 import { explainInvalid } from './validation-message.js';
 
 type Validate = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
@@ -23,7 +23,7 @@ export class ToolRegistry {
 
   /**
    * From catalog.json's header and its lazily parsed tools (tool-table.ts: parseCatalog). Arguments are
-   * validated with Ajv unless a `validatorProvider` is given (Workers: the SDK's CfWorkerJsonSchemaValidator,
+   * validated with Ajv, its patterns in linear time (argument-validator.ts), unless a `validatorProvider` is given (Workers: the SDK's CfWorkerJsonSchemaValidator,
    * since Ajv compiles to code and workerd forbids code from strings).
    */
   constructor(catalog: { header: CatalogHeader; tools: ToolTable }, validatorProvider?: jsonSchemaValidator) {
@@ -86,7 +86,7 @@ export class ToolRegistry {
   validateAgainst(key: string, schema: JsonSchema, args: unknown): string | undefined {
     let validate = this.validators.get(key);
     if (!validate) {
-      this.validatorProvider ??= new AjvJsonSchemaValidator();
+      this.validatorProvider ??= linearTimeValidator();
       validate = this.validatorProvider.getValidator(schema);
       this.validators.set(key, validate);
     }

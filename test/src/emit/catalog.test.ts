@@ -58,6 +58,18 @@ describe('generated dependencies', () => {
     expect(GENERATED_DEPENDENCIES.minisearch).toBe(own.dependencies['minisearch']);
     expect(GENERATED_DEPENDENCIES.stemmer).toBe(own.dependencies['wink-porter2-stemmer']);
   });
+
+  it('pin the validation libraries at the versions the runtime is tested with here', async () => {
+    const { GENERATED_DEPENDENCIES } = await import('../../../src/emit/versions.js');
+    const own = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    // re2js also matches patterns at generation (samples, value kinds): the generator depends on it.
+    expect(GENERATED_DEPENDENCIES.re2js).toBe(own.dependencies['re2js']);
+    expect(GENERATED_DEPENDENCIES.ajv).toBe(own.dependencies['ajv']);
+    expect(GENERATED_DEPENDENCIES.ajvFormats).toBe(own.devDependencies['ajv-formats']);
+  });
 });
 
 describe('catalog tools', () => {

@@ -89,11 +89,36 @@ describe('OpenAPI schema → JSON Schema 2020-12', () => {
   });
 
   it('keeps 3.1 type arrays and const, drops patterns Ajv cannot compile', () => {
-    const { c } = converter();
+    const { c, diags } = converter();
     expect(c.convert({ type: ['string', 'null'], const: 'x', pattern: '(?<!a' }, '#')).toEqual({
       type: ['string', 'null'],
       const: 'x',
     });
+    expect(diags.all.map((d) => d.message)).toEqual([
+      'pattern "(?<!a" is not a valid ECMAScript regular expression; it is left out',
+    ]);
+  });
+
+  it('keeps the patterns the server matches in linear time, and says why it drops the others', () => {
+    const { c, diags } = converter();
+    expect(c.convert({ type: 'string', pattern: '^(\\w+\\s?)*$' }, '#/a')).toEqual({
+      type: 'string',
+      pattern: '^(\\w+\\s?)*$',
+    });
+    expect(c.convert({ type: 'string', pattern: '^(?!\\s*$).+' }, '#/b')).toEqual({ type: 'string' });
+    expect(c.convert({ type: 'string', pattern: '^(ab)\\1$' }, '#/c')).toEqual({ type: 'string' });
+    expect(diags.all.map((d) => [d.code, d.pointer, d.message])).toEqual([
+      [
+        'OTM_SCHEMA_SIMPLIFIED',
+        '#/b',
+        'pattern "^(?!\\\\s*$).+" needs lookaround or backreferences, which the server cannot check in linear time; it is left out',
+      ],
+      [
+        'OTM_SCHEMA_SIMPLIFIED',
+        '#/c',
+        'pattern "^(ab)\\\\1$" needs lookaround or backreferences, which the server cannot check in linear time; it is left out',
+      ],
+    ]);
   });
 
   it('wraps a scalar default of an array parameter', () => {
