@@ -179,6 +179,7 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
       // Before anything walks the arguments: decoding, validation, confirmation and redaction all recurse.
       const tooDeep = argumentsTooDeep(request.params.arguments);
       if (tooDeep) return (await loadCallPath()).errorResult(`Invalid arguments for tool ${name}: ${tooDeep}`);
+      await deps.registry.loadValidator();
       const listing = listingFor(ctx, server);
       const decoded = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       const { unparsed } = decoded;

@@ -1,5 +1,5 @@
 /** The tool registry (tool-registry.ts): what it lists of a tool, compact or whole, and what it validates against. */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../../templates/runtime/contract/catalog.js';
 import { registryOf } from '../../helpers/registry.js';
 
@@ -57,12 +57,18 @@ describe('ToolRegistry', () => {
     expect(registry.listedAt(1, true)).toBe(registry.listedAt(1));
   });
 
-  it('validates against the whole schema, whichever was listed', () => {
+  it('validates against the whole schema, whichever was listed', async () => {
     const registry = registryOf(catalog);
+    await registry.loadValidator();
     registry.listedAt(0, true);
     const compacted = registry.get('compacted')!;
     expect(registry.validate(compacted, { body: { deep: { n: 1 } } })).toBeUndefined();
     expect(registry.validate(compacted, { body: { deep: { n: 'one' } } })).toMatch(/body\.deep\.n/);
+  });
+
+  it('refuses to validate before its validator is loaded, rather than start without one', () => {
+    const registry = registryOf(catalog);
+    expect(() => registry.validate(registry.get('whole')!, {})).toThrow(/loadValidator/);
   });
 });
 
@@ -84,6 +90,7 @@ describe('ToolRegistry: a caller cannot freeze the server through a pattern', ()
   });
   const registry = registryOf({ ...catalog, core: [], tools: [names] });
   const tool_ = () => registry.get('names')!;
+  beforeAll(() => registry.loadValidator());
 
   it('refuses a long argument that fails the pattern, at once', () => {
     expect(registry.validate(tool_(), { q: `${'a'.repeat(5_000)}!` })).toMatch(/q.*pattern/);

@@ -83,6 +83,7 @@ async function callToolUnredacted(
   const covered = shield.cover(args, serverForms);
   // Validation depends only on the arguments and the published schema, so it tells nothing of a secret; its
   // message quotes what the caller sent, which the result's redaction must not single out.
+  await deps.registry.loadValidator();
   const invalid = deps.registry.validate(tool, args);
   if (invalid) return errorResult(shield.hide(`Invalid arguments for tool ${tool.name}: ${invalid}`));
   const baseUrl = baseUrlFor(tool, deps.registry.catalog, deps.config);

@@ -7,7 +7,6 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { CatalogHeader, CatalogTool, JsonSchema } from '../contract/catalog.js';
 import { assembleInputSchema, listedInputSchema, listedTool, type ListedTool } from '../contract/listing.js';
 import type { ToolTable } from './tool-table.js';
-import { linearTimeValidator } from './argument-validator.js';
 import { explainInvalid } from './validation-message.js';
 
 type Validate = (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
@@ -23,8 +22,9 @@ export class ToolRegistry {
 
   /**
    * From catalog.json's header and its lazily parsed tools (tool-table.ts: parseCatalog). Arguments are
-   * validated with Ajv, its patterns in linear time (argument-validator.ts), unless a `validatorProvider` is given (Workers: the SDK's CfWorkerJsonSchemaValidator,
-   * since Ajv compiles to code and workerd forbids code from strings).
+   * validated with Ajv, its patterns in linear time (argument-validator.ts), unless a `validatorProvider` is
+   * given (Workers: the SDK's CfWorkerJsonSchemaValidator, since Ajv compiles to code and workerd forbids code
+   * from strings).
    */
   constructor(catalog: { header: CatalogHeader; tools: ToolTable }, validatorProvider?: jsonSchemaValidator) {
     this.validatorProvider = validatorProvider;
@@ -80,13 +80,21 @@ export class ToolRegistry {
   }
 
   /**
+   * Loads the default validator, before the first validation: Ajv, its formats and RE2 are about 50 ms of imports
+   * that no tools/list needs, so a server starts without them.
+   */
+  async loadValidator(): Promise<void> {
+    this.validatorProvider ??= (await import('./argument-validator.js')).linearTimeValidator();
+  }
+
+  /**
    * Validates against any schema, compiled once per key (meta-tools use this too). The message names each
    * failing argument and what it must be (validation-message.ts).
    */
   validateAgainst(key: string, schema: JsonSchema, args: unknown): string | undefined {
     let validate = this.validators.get(key);
     if (!validate) {
-      this.validatorProvider ??= linearTimeValidator();
+      if (!this.validatorProvider) throw new Error('ToolRegistry: validation before loadValidator()');
       validate = this.validatorProvider.getValidator(schema);
       this.validators.set(key, validate);
     }
