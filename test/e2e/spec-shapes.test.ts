@@ -218,6 +218,26 @@ describe('binary-bodies.yaml: format binary is raw octets, format byte is base64
   });
 });
 
+describe('patterns.yaml: one caller cannot freeze the server with an argument', () => {
+  const { project, client } = served('patterns.yaml');
+
+  it('refuses at once an argument on which the pattern backtracks for ever in JavaScript, then serves the next', async () => {
+    const error = await refused(client(), ['findPeople', { name: `${'a'.repeat(100_000)}!` }]);
+    expect(error).toContain('must match pattern "^(\\w+\\s?)*$"');
+    const req = await sent(client(), ['findPeople', { name: 'ann lee' }]);
+    expect(req.url).toBe('/people?name=ann%20lee');
+  });
+
+  it('leaves out, with a note, a pattern no linear-time engine can check: the API checks it', async () => {
+    expect(project().result.diagnostics.map((d) => [d.code, d.pointer])).toContainEqual([
+      'OTM_SCHEMA_SIMPLIFIED',
+      '#/paths/~1people/get/parameters/1/schema',
+    ]);
+    const req = await sent(client(), ['findPeople', { name: 'ann', nickname: ' ' }]);
+    expect(req.url).toBe('/people?name=ann&nickname=%20');
+  });
+});
+
 describe('required-body.yaml: a required body is always sent', () => {
   const { project, client } = served('required-body.yaml');
   // confirm: endSession is a DELETE, and the test client cannot be asked (the fallback argument).
