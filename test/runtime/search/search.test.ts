@@ -205,5 +205,18 @@ describe('operation search', () => {
     expect(first('create a domain, www.example.com pointing at 198.51.100.4')).toBe('records_create');
     expect(first('add @bob to the team')).toBe('members_add');
     expect(first('add ann@example.org to the team')).toBe('members_invite');
+    // Only a request's start is read, its values too.
+    expect(first(`create a domain, ${'please '.repeat(150)}www.example.com pointing at 198.51.100.4`)).toBe(
+      'domains_create',
+    );
+  });
+
+  it('reads only the start of a request: no caller holds the server with a long one', () => {
+    // One 200,000-character word: MiniSearch's fuzzy matching sized a table by its length squared (a RangeError
+    // at 100,000 characters, gigabytes below that). Thousands of distinct words: one lookup each, seconds in all.
+    expect(top(`q${'abcdefghij'.repeat(20_000)}`)).toEqual([]);
+    const words = Array.from({ length: 500_000 }, (_, i) => `w${i.toString(36)}`).join(' ');
+    expect(top(`${words} delete a repository`)).toEqual([]);
+    expect(top(`${'x '.repeat(400)}delete a repository`)[0]).toBe('repos_delete');
   });
 });

@@ -125,14 +125,12 @@ export function findValues(text: string): FoundValue[] {
 }
 
 /**
- * The distinct kinds of the values in a request, in order of first appearance. Only its start is read: a
- * request says what it wants in a sentence or two, and a long run without spaces costs some patterns time in
- * proportion to its length squared.
+ * The distinct kinds of the values in a request, in order of first appearance. Some patterns take time in
+ * proportion to the square of a run without spaces: the search reads only a request's start (search.ts).
  */
 export function valueKinds(text: string): ValueKind[] {
-  return [...new Set(findValues(text.slice(0, MAX_REQUEST_CHARS)).map((f) => f.kind))];
+  return [...new Set(findValues(text).map((f) => f.kind))];
 }
-const MAX_REQUEST_CHARS = 1000;
 
 /** The kind of a whole value (a parameter's example), if the value is one thing of one kind. */
 export function kindOfValue(value: string): ValueKind | undefined {
