@@ -8,13 +8,14 @@ import { summary } from '../contract/profiles/lower-schema.js';
 
 const CLAUSE = /(?:^|, )(?=data[/ ])/;
 const MAX_LISTED = 20;
+/** A model fixes a few problems at a time; a thousand of them are noise in its context. */
+const MAX_PROBLEMS = 20;
 
 export function explainInvalid(message: string, schema: JsonSchema, args: unknown): string {
-  return message
-    .split(CLAUSE)
-    .filter(Boolean)
-    .map((clause) => explainClause(clause, schema, args))
-    .join('; ');
+  const clauses = message.split(CLAUSE).filter(Boolean);
+  const explained = clauses.slice(0, MAX_PROBLEMS).map((clause) => explainClause(clause, schema, args));
+  const more = clauses.length - MAX_PROBLEMS;
+  return [...explained, ...(more > 0 ? [`and ${more} more problem${more === 1 ? '' : 's'}`] : [])].join('; ');
 }
 
 function explainClause(clause: string, root: JsonSchema, args: unknown): string {
