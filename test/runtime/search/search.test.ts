@@ -126,21 +126,6 @@ describe('operation search', () => {
     expect(bridge['remov']).toContainEqual(['delet', 1]);
   });
 
-  it('falls back to the update of a thing for a state change no operation is named for (pause, restart)', () => {
-    const docs = [
-      doc('jobs_get', 'GET', '/jobs/{name}', 'read the specified CronJob'),
-      doc('jobs_patch', 'PATCH', '/jobs/{name}', 'partially update the specified CronJob'),
-      doc('jobs_delete', 'DELETE', '/jobs/{name}', 'delete a CronJob'),
-      doc('jobs_create', 'POST', '/jobs', 'create a CronJob'),
-    ];
-    const local = OperationSearch.load(buildSearchIndex(docs, []));
-    const first = (query: string) => local.operation(local.search(query, 1)[0]!.doc).name;
-    expect(first('pause the nightly cron job')).toBe('jobs_patch');
-    expect(first('restart the cron job')).toBe('jobs_patch');
-    // A verb the API names still wins over the fallback.
-    expect(top('stop the running workflow')[0]).toBe('runs_cancel');
-  });
-
   it('ranks a delete below its siblings unless the request asks to delete or end something', () => {
     const docs = [
       doc('claims_delete', 'DELETE', '/claims/{name}', 'delete a PersistentVolumeClaim'),

@@ -206,30 +206,6 @@ export const ACTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Heads of ACTION_SYNONYMS that change the state of something that exists. Many APIs have no operation named
- * for them and do them as an update: closing an issue is `PATCH` with `state: closed`, pausing a cron job sets
- * `suspend`. Such a verb (and its members) also searches for `update`, at a low weight: the update of the
- * thing asked about is the fallback when no operation is named for the verb, and an operation that is
- * named for it still ranks first.
- */
-export const STATE_CHANGES: readonly string[] = [
-  'close',
-  'reopen',
-  'archive',
-  'pause',
-  'resume',
-  'enable',
-  'disable',
-  'lock',
-  'unlock',
-  'mark',
-  'assign',
-  'scale',
-  'restart',
-  'cancel',
-];
-
-/**
  * Phrasal verbs, read as the one word they mean before anything else happens to a request ("call off" is
  * cancel, not "call" and "off", which are both stop words).
  */
