@@ -122,7 +122,7 @@ describe('operation search', () => {
     expect(targets('ticket')).toContain('issu');
     expect(targets('machin')).toContain('node');
     expect(Object.values(bridge).flat(2)).not.toContain('droplet');
-    // A verb searches for the API's verb fully; the API's verb for the other words at half weight.
+    // A verb searches for the API's verb, and the API's verb for the other words, at full weight.
     expect(bridge['remov']).toContainEqual(['delet', 1]);
   });
 

@@ -68,8 +68,8 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
 
 /**
  * Verbs of requests, by the word APIs use (the head) and the words people use for it. A member searches
- * for its head; the head searches for its members at half weight (for an API that says "Add" where another
- * says "Create"). Members do not search for each other: "make" and "open" both mean create, but "open" is
+ * for its head, and the head for its members (for an API that says "Add" where another says "Create").
+ * Members do not search for each other: "make" and "open" both mean create, but "open" is
  * also a state, and going through the head keeps one verb from dragging in another's senses.
  */
 export const ACTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
