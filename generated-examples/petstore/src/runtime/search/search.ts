@@ -22,15 +22,7 @@ import {
   type SearchGroup,
   type SearchIndexFile,
 } from '../contract/search/search-index.js';
-import {
-  analyze,
-  IDENTIFIER,
-  phraseWords,
-  stemWord,
-  withoutValues,
-  wordTerms,
-  words,
-} from '../contract/search/search-text.js';
+import { analyze, phraseWords, stemWord, withoutValues, wordTerms, words } from '../contract/search/search-text.js';
 import { kindTerm, valueKinds, type ValueKind } from '../contract/search/search-values.js';
 import { ACTION_SYNONYMS, entryOf, HINT_WORDS } from '../contract/search/search-vocabulary.js';
 
@@ -158,7 +150,6 @@ export class OperationSearch {
         question,
         said.some((w) => isPlural(w) && this.documentFrequency.has(stemWord(w))),
       ),
-      specific: namesOne(query),
     };
   }
 
@@ -193,8 +184,8 @@ export class OperationSearch {
    * The kinds of the values the request carries that some operation's arguments take. Each counts toward
    * coverage as a word does: "point api.example.com at 1.2.3.4" says little in words, and an operation that
    * takes neither a domain nor an address is not what was asked. Two kinds say nothing of which argument fits:
-   * a bare id (left to namesOne: half an API's operations take one) and a quoted string (a name, a search
-   * term, a message: most operations take one of those).
+   * a bare id (half an API's operations take one) and a quoted string (a name, a search term, a message: most
+   * operations take one of those).
    */
   private valueConcepts(query: string): Concept[] {
     return valueKinds(query)
@@ -228,7 +219,7 @@ export class OperationSearch {
    * exactly their summary says what was asked.
    */
   private rank(
-    { concepts, prior, specific }: Request,
+    { concepts, prior }: Request,
     limit: number,
     filter: ((doc: number) => boolean) | undefined,
     loose: boolean,
@@ -256,12 +247,7 @@ export class OperationSearch {
     }
     const ranked = [...candidates.values()].map((c) => ({
       doc: c.doc,
-      score:
-        c.score *
-        coverage(c.covered, counted) *
-        prior(c.doc) *
-        this.simplicity[c.doc]! *
-        (specific ? this.itemPreference(c.doc) : 1),
+      score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity[c.doc]!,
       matched: c.matched,
     }));
     ranked.sort(byScore);
@@ -371,11 +357,6 @@ export class OperationSearch {
     };
   }
 
-  /** An operation on one item (a path template in its path) for a request that names one ("close issue 42"). */
-  private itemPreference(doc: number): number {
-    return this.file.operations[doc]!.path.includes('{') ? ITEM_PREFERENCE : 1;
-  }
-
   /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
   private exactness(doc: number, matched: ReadonlySet<string>): number {
     let terms = this.summaryTerms[doc];
@@ -392,8 +373,6 @@ interface Request {
   concepts: Concept[];
   /** The lean toward reads and lists (intentPrior), per operation. */
   prior: (doc: number) => number;
-  /** It names one item (namesOne). */
-  specific: boolean;
 }
 
 /** Of operations that match alike, the one on the shorter path is the general one ("list droplets", not "list a droplet's neighbors"). */
@@ -423,20 +402,8 @@ const RERANKED = 50;
 const UNSPECIFIC_KINDS: ReadonlySet<ValueKind> = new Set(['id', 'name']);
 const READ_PREFERENCE = 1.25;
 const SEGMENT_PENALTY = 0.05;
-const ITEM_PREFERENCE = 1.15;
 const DEPRECATED_PREFERENCE = 0.8;
 
-/**
- * Whether a request names one item: a bare number ("issue 42", not "$25", "20%" or "50Gi") or an
- * identifier that joins letters and digits (`cus_9`, `api-7f9c`).
- */
-function namesOne(query: string): boolean {
-  return (
-    /(?<![$\d.,])\b\d+\b(?![%.,\d]|\s*(gi|gb|mb|kb|am|pm|%|hours?|days?|minutes?|months?|years?|weeks?)\b)/i.test(
-      query,
-    ) || IDENTIFIER.test(query)
-  );
-}
 const LIST_PREFERENCE = 1.2;
 /** Terms of the `action` field (search-documents.ts): what a request asks to be done. */
 const WRITE_TERMS = new Set(['create', 'update', 'replace', 'delete'].map(stemWord));

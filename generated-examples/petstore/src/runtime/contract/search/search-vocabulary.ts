@@ -68,8 +68,8 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
 
 /**
  * Verbs of requests, by the word APIs use (the head) and the words people use for it. A member searches
- * for its head; the head searches for its members at half weight (for an API that says "Add" where another
- * says "Create"). Members do not search for each other: "make" and "open" both mean create, but "open" is
+ * for its head, and the head for its members (for an API that says "Add" where another says "Create").
+ * Members do not search for each other: "make" and "open" both mean create, but "open" is
  * also a state, and going through the head keeps one verb from dragging in another's senses.
  */
 export const ACTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
@@ -204,30 +204,6 @@ export const ACTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   estimate: ['preview', 'forecast', 'predict'],
   grant: ['give', 'allow', 'permit'],
 };
-
-/**
- * Heads of ACTION_SYNONYMS that change the state of something that exists. Many APIs have no operation named
- * for them and do them as an update: closing an issue is `PATCH` with `state: closed`, pausing a cron job sets
- * `suspend`. Such a verb (and its members) also searches for `update`, at a low weight: the update of the
- * thing asked about is the fallback when no operation is named for the verb, and an operation that is
- * named for it still ranks first.
- */
-export const STATE_CHANGES: readonly string[] = [
-  'close',
-  'reopen',
-  'archive',
-  'pause',
-  'resume',
-  'enable',
-  'disable',
-  'lock',
-  'unlock',
-  'mark',
-  'assign',
-  'scale',
-  'restart',
-  'cancel',
-];
 
 /**
  * Phrasal verbs, read as the one word they mean before anything else happens to a request ("call off" is

@@ -5,7 +5,7 @@
  * the generator never loads the search library.
  */
 import { analyze, fieldTerms } from './search-text.js';
-import { ACTION_SYNONYMS, STATE_CHANGES, THING_SYNONYMS } from './search-vocabulary.js';
+import { ACTION_SYNONYMS, THING_SYNONYMS } from './search-vocabulary.js';
 
 /**
  * The indexed fields and how much a match in each counts: short fields whose every word names the operation
@@ -114,35 +114,32 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
 
 /**
  * The synonym tables restricted to one API: for each query term, the terms it also searches that the
- * index contains. An action's member searches for its head fully, the head for its members at half weight;
- * a verb that changes a thing's state searches for update at a low weight (STATE_CHANGES); the words of a
- * thing set search for each other fully. A phrase keeps the terms of it that the API uses, matched together.
+ * index contains, each at full weight. An action's member searches for its head and the head for its members;
+ * the words of a thing set search for each other. A phrase keeps the terms of it that the API uses, matched
+ * together.
  */
 function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
   const related = new Map<string, Map<string, number>>();
-  const relate = (from: readonly string[], to: readonly string[], weight: number) => {
+  const relate = (from: readonly string[], to: readonly string[]) => {
     if (from.length !== 1) return; // a query phrase is not looked up by one of its terms
     const source = from[0]!;
     const target = to.filter((term) => term !== source && vocabulary.has(term)).join(' ');
     if (target === '') return;
     let targets = related.get(source);
     if (!targets) related.set(source, (targets = new Map()));
-    targets.set(target, Math.max(targets.get(target) ?? 0, weight));
+    targets.set(target, 1);
   };
   for (const [head, members] of Object.entries(ACTION_SYNONYMS)) {
     const headTerms = analyze(head);
     for (const member of members) {
       const memberTerms = analyze(member);
-      relate(memberTerms, headTerms, 1);
-      relate(headTerms, memberTerms, HEAD_TO_MEMBER_WEIGHT);
+      relate(memberTerms, headTerms);
+      relate(headTerms, memberTerms);
     }
   }
-  const update = analyze('update');
-  for (const head of STATE_CHANGES)
-    for (const verb of [head, ...(ACTION_SYNONYMS[head] ?? [])]) relate(analyze(verb), update, STATE_CHANGE_WEIGHT);
   for (const set of THING_SYNONYMS) {
     const termsOf = set.map((entry) => analyze(entry));
-    for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to, 1);
+    for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to);
   }
   const bridge: SearchIndexFile['bridge'] = {};
   for (const source of [...related.keys()].sort()) {
@@ -150,6 +147,3 @@ function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
   }
   return bridge;
 }
-
-const HEAD_TO_MEMBER_WEIGHT = 0.5;
-const STATE_CHANGE_WEIGHT = 0.5;

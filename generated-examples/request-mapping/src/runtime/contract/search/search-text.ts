@@ -32,7 +32,6 @@ const STOP_WORDS = new Set(
 
 /** An identifier that joins letters and digits with `_` or `-` (`cus_9`, `api-7f9c`): an item's id, not a word. */
 const identifierSource = String.raw`\b(?=[\w-]*\d)(?=[\w-]*[a-z])(?=[\w-]*[_-])[\w-]+\b`;
-export const IDENTIFIER = new RegExp(identifierSource, 'i');
 
 /**
  * Values a request carries that say nothing about which operation is meant: e-mail addresses, URLs, host
