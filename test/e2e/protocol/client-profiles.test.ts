@@ -221,6 +221,35 @@ describe('OpenAI strict mode, named through MCP_CLIENT_PROFILES', () => {
       await client.close();
     }
   });
+  it('a free-form value sent as JSON text nested 200,000 levels deep is refused like nested arguments, and nothing is sent', async () => {
+    const client = await connectModernStdio(
+      project.entry,
+      { ...env, MCP_CLIENT_PROFILES: 'strict-agent=openai-strict' },
+      'strict-agent',
+    );
+    try {
+      upstream.requests.length = 0;
+      const levels = 200_000;
+      const deep = (await client.callTool({
+        name: 'createShape',
+        arguments: {
+          body: {
+            geometry: { kind: 'square', side: 2, radius: null },
+            label: 'box',
+            homepage: null,
+            metadata: `${'['.repeat(levels)}${']'.repeat(levels)}`,
+            parent: null,
+          },
+        },
+      })) as CallResult;
+      expect(deep.isError).toBe(true);
+      expect(deep.content[0]!.text).toMatch(/nested more than 64 levels/);
+      expect(upstream.requests).toHaveLength(0);
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('tool caps', () => {
