@@ -6,6 +6,7 @@ import type { OperationSummary, SearchDocument } from '../../../templates/runtim
 import type { ApiModel, JsonSchema, TagModel, ToolModel } from '../../ir/types.js';
 import { isDeprecated } from '../../tools/deprecation.js';
 import { isPlainObject } from '../../util/stable.js';
+import { memoized } from '../../../templates/runtime/contract/memo.js';
 import { literalSegments, pathSegments } from '../primitives/path-resources.js';
 import { firstSentence, plainStart } from '../plain-text.js';
 import { operationKinds } from './value-kinds.js';
@@ -146,18 +147,7 @@ function addDocWords(schema: unknown, defs: Record<string, JsonSchema>, words: A
  * The start of an argument's description as plain text. Descriptions repeat (GitHub's `owner`, `repo` and
  * `per_page` in hundreds of operations): each is made plain once.
  */
-function argumentDoc(doc: string): string {
-  let plain = argumentDocs.get(doc);
-  if (plain === undefined) {
-    if (argumentDocs.size >= MAX_CACHED_DOCS) argumentDocs.clear();
-    argumentDocs.set(doc, (plain = plainStart(doc, ARGUMENT_DOC_CHARS)));
-  }
-  return plain;
-}
-
-const argumentDocs = new Map<string, string>();
-/** Bounds the cache in a long-lived process that generates many specs. */
-const MAX_CACHED_DOCS = 50_000;
+const argumentDoc = memoized((doc) => plainStart(doc, ARGUMENT_DOC_CHARS));
 
 /**
  * An example that is a word or two ("public", "created desc") shows what an argument selects; identifiers,

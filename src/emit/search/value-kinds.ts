@@ -12,6 +12,7 @@ import {
 } from '../../../templates/runtime/contract/search/search-values.js';
 import { stemWord, words } from '../../../templates/runtime/contract/search/search-text.js';
 import { linearPattern } from '../../../templates/runtime/contract/linear-pattern.js';
+import { memoized } from '../../../templates/runtime/contract/memo.js';
 import type { JsonSchema, ToolModel } from '../../ir/types.js';
 import { propertiesOf, resolve } from './search-documents.js';
 
@@ -67,9 +68,7 @@ export function argumentKinds(
  * GitHub's 1,100 operations (its sample values were matched against every kind's pattern for each use).
  */
 const kindsOfSchema = new WeakMap<JsonSchema, readonly ValueKind[]>();
-const kindsOfName = new Map<string, readonly ValueKind[]>();
-/** Bounds the name cache in a long-lived process that generates many specs. */
-const MAX_CACHED_NAMES = 50_000;
+const cachedNameKinds = memoized(nameKinds);
 
 function schemaKinds(schema: JsonSchema): readonly ValueKind[] {
   let kinds = kindsOfSchema.get(schema);
@@ -77,15 +76,6 @@ function schemaKinds(schema: JsonSchema): readonly ValueKind[] {
     const found = new Set<ValueKind>();
     addSchemaKinds(schema, found);
     kindsOfSchema.set(schema, (kinds = [...found]));
-  }
-  return kinds;
-}
-
-function cachedNameKinds(name: string): readonly ValueKind[] {
-  let kinds = kindsOfName.get(name);
-  if (kinds === undefined) {
-    if (kindsOfName.size >= MAX_CACHED_NAMES) kindsOfName.clear();
-    kindsOfName.set(name, (kinds = nameKinds(name)));
   }
   return kinds;
 }
@@ -146,13 +136,7 @@ const FORMAT_KINDS: Record<string, readonly ValueKind[]> = {
  * `.*`) says nothing.
  */
 const MAX_PATTERN_KINDS = 3;
-const patternCache = new Map<string, ValueKind[]>();
-
-function patternKinds(pattern: string): ValueKind[] {
-  let kinds = patternCache.get(pattern);
-  if (kinds === undefined) patternCache.set(pattern, (kinds = testPattern(pattern)));
-  return kinds;
-}
+const patternKinds = memoized(testPattern);
 
 function testPattern(pattern: string): ValueKind[] {
   const regex = linearPattern(pattern);

@@ -10,23 +10,15 @@
  * holding a no-break space is judged by the pattern as if that space were a letter.
  */
 import { RE2JS } from 're2js';
+import { memoized } from './memo.js';
 
 export interface LinearPattern {
   /** Whether the pattern matches anywhere in `text`, as `RegExp.prototype.test` (patterns are not anchored). */
   test(text: string): boolean;
 }
 
-const compiled = new Map<string, LinearPattern | undefined>();
-const MAX_CACHED_PATTERNS = 10_000;
-
 /** The linear-time matcher of an ECMAScript `pattern`, or undefined when it is not valid or needs backtracking. */
-export function linearPattern(pattern: string): LinearPattern | undefined {
-  if (compiled.has(pattern)) return compiled.get(pattern);
-  const matcher = compile(pattern);
-  if (compiled.size >= MAX_CACHED_PATTERNS) compiled.clear();
-  compiled.set(pattern, matcher);
-  return matcher;
-}
+export const linearPattern: (pattern: string) => LinearPattern | undefined = memoized(compile, 10_000);
 
 function compile(pattern: string): LinearPattern | undefined {
   try {

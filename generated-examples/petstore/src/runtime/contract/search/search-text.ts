@@ -5,11 +5,11 @@
  * each word reduced to its Porter2 stem (closed/closing → close, statuses → status).
  */
 import stem from 'wink-porter2-stemmer';
+import { memoized } from '../memo.js';
 import { ABBREVIATIONS, entryOf, PHRASES } from './search-vocabulary.js';
 
 /** Stems are cached: an index and a stream of queries come back to the same few thousand words. */
-const stems = new Map<string, string>();
-const MAX_CACHED_STEMS = 50_000;
+const stemmed = memoized(stem);
 
 /**
  * Words that say nothing about which operation is meant: English function words, and the words people wrap
@@ -132,11 +132,5 @@ export function fieldTerms(text: string): string {
 }
 
 export function stemWord(word: string): string {
-  if (word.length <= 2) return word;
-  let stemmed = stems.get(word);
-  if (stemmed === undefined) {
-    stemmed = stem(word);
-    if (stems.size < MAX_CACHED_STEMS) stems.set(word, stemmed);
-  }
-  return stemmed;
+  return word.length <= 2 ? word : stemmed(word);
 }

@@ -119,15 +119,15 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
  * together.
  */
 function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
-  const related = new Map<string, Map<string, number>>();
+  const related = new Map<string, Set<string>>();
   const relate = (from: readonly string[], to: readonly string[]) => {
     if (from.length !== 1) return; // a query phrase is not looked up by one of its terms
     const source = from[0]!;
     const target = to.filter((term) => term !== source && vocabulary.has(term)).join(' ');
     if (target === '') return;
     let targets = related.get(source);
-    if (!targets) related.set(source, (targets = new Map()));
-    targets.set(target, 1);
+    if (!targets) related.set(source, (targets = new Set()));
+    targets.add(target);
   };
   for (const [head, members] of Object.entries(ACTION_SYNONYMS)) {
     const headTerms = analyze(head);
@@ -142,8 +142,9 @@ function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
     for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to);
   }
   const bridge: SearchIndexFile['bridge'] = {};
+  // Every synonym is at full weight now; the file keeps a weight per synonym for the runtime it is read by.
   for (const source of [...related.keys()].sort()) {
-    bridge[source] = [...related.get(source)!].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    bridge[source] = [...related.get(source)!].sort().map((term) => [term, 1]);
   }
   return bridge;
 }
