@@ -10,7 +10,7 @@ import { GENERATION_FILE } from '../templates/runtime/contract/generation.js';
 import { lockFile } from './emit/regeneration/lock.js';
 import { planProject, type EmittedFile } from './emit/plan.js';
 import type { ToolModeChoice } from './emit/search/tool-modes.js';
-import { formatFiles } from './format/prettier.js';
+import { formatFiles } from './format/format-files.js';
 import { loadSpec } from './load/load-spec.js';
 import { normalizeSpec } from './normalize/index.js';
 import { resolveOptions, type UserOptions } from './options.js';
@@ -108,7 +108,7 @@ export async function generate(userOptions: UserOptions & { write?: boolean }): 
   const outDir = expectedOutDir(options.out, names.packageName);
   await warnStaleOwnerCode(outDir, tools, stageDiags);
   timer('owner code');
-  const formatted = await formatFiles(planned.files);
+  const formatted = formatFiles(planned.files);
   timer('format');
   const lock = lockFile(
     [...formatted.map((file) => file.path), GENERATION_FILE],

@@ -1,9 +1,7 @@
 /**
  * `src/tools.ts` of the generated project: every tool with its HTTP operation, as a typed constant
- * (`ToolName`) for hooks and custom code. It is written in prettier's layout and left out of the prettier pass
- * (format/prettier.ts): formatting GitHub's 1,223 lines took about 200 ms, the margin that holds generation
- * within 3× of swagger-parser's parse and dereference (bench/large-apis.mjs). test/src/emit/code-mode/code.test.ts
- * fails when prettier would lay it out otherwise.
+ * (`ToolName`) for hooks and custom code. Like all generated TypeScript, it is written in prettier's layout
+ * (format/format-files.ts); test/src/emit/code-mode/code.test.ts fails when prettier would lay it out otherwise.
  */
 import { PRINT_WIDTH, TAB_WIDTH } from '../../format/config.js';
 import type { ToolModel } from '../../ir/types.js';

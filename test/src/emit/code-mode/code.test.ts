@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toolNamesModule } from '../../../../src/emit/code-mode/code.js';
-import { prettierFormat } from '../../../../src/format/prettier.js';
+import { prettierFormat } from '../../../helpers/prettier.js';
 import { createOperation } from '../../../../src/ir/factory.js';
 import type { ToolModel } from '../../../../src/ir/types.js';
 import { generate } from '../../../../src/index.js';
