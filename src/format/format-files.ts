@@ -35,6 +35,8 @@ function jsonLayout(file: EmittedFile): string {
     return `${JSON.stringify(JSON.parse(file.contents), null, 2)}\n`;
   } catch (error) {
     // A template or emitter bug, not a spec problem: nothing is written.
-    throw new Error(`openapi-to-mcp: the generated ${file.path} is not JSON (${String(error)}); please report this`);
+    throw new Error(`openapi-to-mcp: the generated ${file.path} is not JSON (${String(error)}); please report this`, {
+      cause: error,
+    });
   }
 }
