@@ -6,7 +6,9 @@
 export function memoized<T>(compute: (key: string) => T, max = 50_000): (key: string) => T {
   const remembered = new Map<string, T>();
   return (key) => {
-    if (remembered.has(key)) return remembered.get(key)!;
+    // One lookup for a remembered value; `has` only tells a remembered undefined from none.
+    const known = remembered.get(key);
+    if (known !== undefined || remembered.has(key)) return known as T;
     const value = compute(key);
     if (remembered.size >= max) remembered.clear();
     remembered.set(key, value);

@@ -47,6 +47,9 @@ export function withoutValues(query: string): string {
   return query.replace(VALUES, ' ');
 }
 
+/** A capital letter after a token's first character: the token joins words in camelCase. */
+const INNER_CAPITAL = /.[A-Z]/;
+
 /**
  * Words of `text`: camelCase and snake_case split, lower case, accents dropped.
  */
@@ -57,7 +60,7 @@ export function words(text: string): string[] {
   for (const token of plain.split(/[^A-Za-z0-9]+/)) {
     if (!token) continue;
     // Most tokens are one lower-case word; only tokens with an inner capital are split.
-    if (!/[A-Z]/.test(token.slice(1))) {
+    if (!INNER_CAPITAL.test(token)) {
       out.push(token.toLowerCase());
       continue;
     }
@@ -126,9 +129,14 @@ export function phraseWords(list: readonly string[]): string[] {
   return out;
 }
 
-/** The distinct terms of `text`, joined by spaces: what an index field holds (each word counted once). */
+/** The distinct terms of `text`, in order: what an index field holds (each word counted once). */
+export function fieldTermSet(text: string): Set<string> {
+  return new Set(analyze(text));
+}
+
+/** An index field as the file holds it: fieldTermSet's terms, joined by spaces. */
 export function fieldTerms(text: string): string {
-  return [...new Set(analyze(text))].join(' ');
+  return [...fieldTermSet(text)].join(' ');
 }
 
 export function stemWord(word: string): string {

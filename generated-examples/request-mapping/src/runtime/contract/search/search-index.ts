@@ -4,7 +4,7 @@
  * vocabulary; the server indexes the terms with MiniSearch on its first search. Kept apart from search.ts so
  * the generator never loads the search library.
  */
-import { analyze, fieldTerms } from './search-text.js';
+import { analyze, fieldTermSet } from './search-text.js';
 import { ACTION_SYNONYMS, THING_SYNONYMS } from './search-vocabulary.js';
 
 /**
@@ -94,8 +94,11 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
   const termsOf = (text: string) => {
     let terms = analyzed.get(text);
     if (terms === undefined) {
-      analyzed.set(text, (terms = fieldTerms(text)));
-      for (const term of terms.split(' ')) if (term) vocabulary.add(term);
+      // The vocabulary is read before the terms are joined (fieldTerms): splitting the joined field again
+      // made a new string of every term, to be hashed anew.
+      const distinct = fieldTermSet(text);
+      for (const term of distinct) vocabulary.add(term);
+      analyzed.set(text, (terms = [...distinct].join(' ')));
     }
     return terms;
   };
