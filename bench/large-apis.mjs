@@ -47,7 +47,7 @@ try {
 async function main() {
   const rows = [];
   rows.push(...generationVsFloor(GITHUB, 'GitHub', { target: 3, withNoValidate: true }));
-  // A small API, for reference: there the fixed costs (loading the generator, prettier, the tokenizer) are most
+  // A small API, for reference: there the fixed costs (loading the generator, the validators, the tokenizer) are most
   // of a generation. The ≤ 3× target (issue 29) is GitHub's.
   rows.push(...generationVsFloor(PETSTORE, 'petstore (19 operations)', {}));
   const upstream = await startUpstream();
