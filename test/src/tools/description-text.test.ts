@@ -1,6 +1,9 @@
 /** src/tools/description-text.ts: a spec's Markdown and HTML as the plain text a model reads. */
 import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { descriptionLine, descriptionText } from '../../../src/tools/description-text.js';
+import { REPO_ROOT } from '../../helpers/generated-project.js';
 
 describe('descriptionText', () => {
   it('keeps link text and drops the target', () => {
@@ -65,4 +68,46 @@ describe('descriptionLine', () => {
   it('puts everything on one line', () => {
     expect(descriptionLine('Get a\n**repository**\n\n- now')).toBe('Get a repository - now');
   });
+});
+
+/**
+ * A line of plain ASCII words and punctuation is taken as its own plain text without lexing it: the same
+ * text with a line break after it goes through marked's lexer, and must read the same.
+ */
+describe('a plain line, read without the lexer', () => {
+  const SPECS_DIR = join(REPO_ROOT, '..', 'shared', 'specs');
+  const CORPUS = ['github/api.github.com.json', 'kubernetes/swagger.json', 'box/openapi.json'];
+
+  function texts(node: unknown, into: string[] = []): string[] {
+    if (Array.isArray(node)) for (const item of node) texts(item, into);
+    else if (node && typeof node === 'object')
+      for (const [key, value] of Object.entries(node))
+        if ((key === 'summary' || key === 'description') && typeof value === 'string') into.push(value);
+        else texts(value, into);
+    return into;
+  }
+
+  it.each([
+    'See https://example.com/a/b?c=d for more.',
+    'Visit www.example.com today',
+    'Key: value; (note) - the rest',
+    "A user's repos / orgs",
+    'Trailing spaces  ',
+  ])('%j reads as the lexer reads it', (line) => {
+    expect(descriptionText(line)).toBe(descriptionText(`${line}\n`));
+  });
+
+  it.skipIf(!existsSync(SPECS_DIR))(
+    'reads every summary and description of three public specs as the lexer does',
+    () => {
+      let plain = 0;
+      for (const file of CORPUS) {
+        for (const text of texts(JSON.parse(readFileSync(join(SPECS_DIR, file), 'utf8')))) {
+          if (!text.includes('\n')) plain++;
+          expect(descriptionText(text), text).toBe(descriptionText(`${text}\n`));
+        }
+      }
+      expect(plain).toBeGreaterThan(2000);
+    },
+  );
 });
