@@ -22,8 +22,8 @@ export function descriptionText(markdown: string): string {
 /**
  * One line of ASCII words and punctuation, starting with a letter: Markdown reads it as one paragraph of plain
  * text (none of these characters opens a block, emphasis, code, a link, HTML, an entity or an escape; a bare URL
- * becomes a link of the same text), so its plain text is the line itself and it is not lexed. Every summary of
- * GitHub's and Kubernetes' descriptions is such a line, and lexing them cost some 25 ms a generation on each;
+ * becomes a link of the same text), so its plain text is the line itself and it is not lexed. All of GitHub's
+ * summaries and Kubernetes' descriptions are such lines, and lexing them cost some 25 ms a generation on each;
  * test/src/tools/description-text.test.ts reads the public specs' texts both ways.
  */
 const PLAIN_LINE = /^[A-Za-z][A-Za-z0-9 ,.'()/?;:-]*$/;
