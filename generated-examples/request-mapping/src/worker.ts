@@ -7,6 +7,7 @@
  */
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import { catalog, searchIndex } from './worker-data.js';
+import { linearPatterns } from './runtime/server/edge-argument-validator.js';
 import { createWebServer, type WebServer } from './web-server.js';
 
 let server: Promise<WebServer> | undefined;
@@ -14,12 +15,13 @@ let server: Promise<WebServer> | undefined;
 export default {
   /** The server is built on an isolate's first request (with its env) and kept for the next ones. */
   async fetch(request: Request, env: Record<string, unknown>): Promise<Response> {
-    // workerd forbids compiling code from strings, which Ajv does: arguments are checked by @cfworker/json-schema.
+    // workerd forbids compiling code from strings, which Ajv does: arguments are checked by @cfworker/json-schema,
+    // each spec pattern decided in linear time by RE2 (its own engine backtracks: edge-argument-validator.ts).
     server ??= createWebServer({
       catalog,
       searchIndex: () => searchIndex,
       env,
-      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      jsonSchemaValidator: linearPatterns(new CfWorkerJsonSchemaValidator()),
     });
     return (await server).fetch(request);
   },
