@@ -172,7 +172,7 @@ export class OperationSearch {
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
         const synonyms = new Map(
-          (entryOf(this.file.bridge, term) ?? []).map(([t, w]) => [t, this.synonymWeight(term, t, weight * w)]),
+          (entryOf(this.file.bridge, term) ?? []).map((t) => [t, this.synonymWeight(term, t, weight)]),
         );
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }

@@ -118,12 +118,12 @@ describe('operation search', () => {
 
   it('keeps in the bridge only synonyms the API uses', () => {
     const { bridge } = buildSearchIndex(DOCS, GROUPS);
-    const targets = (term: string) => (bridge[term] ?? []).map(([t]) => t);
+    const targets = (term: string) => bridge[term] ?? [];
     expect(targets('ticket')).toContain('issu');
     expect(targets('machin')).toContain('node');
     expect(Object.values(bridge).flat(2)).not.toContain('droplet');
     // A verb searches for the API's verb, and the API's verb for the other words, at full weight.
-    expect(bridge['remov']).toContainEqual(['delet', 1]);
+    expect(bridge['remov']).toContain('delet');
   });
 
   it('ranks a delete below its siblings unless the request asks to delete or end something', () => {
@@ -158,7 +158,7 @@ describe('operation search', () => {
       ),
     ];
     const { bridge } = buildSearchIndex(docs, []);
-    expect(bridge['coupon']).toContainEqual(['promot code', 1]);
+    expect(bridge['coupon']).toContain('promot code');
     const local = OperationSearch.load(buildSearchIndex(docs, []));
     expect(local.operation(local.search('make a 20% off coupon', 1)[0]!.doc).name).toBe('coupons_create');
   });

@@ -78,10 +78,10 @@ export interface SearchIndexFile {
    */
   documents: string[][];
   /**
-   * Query term → what it also searches (its synonyms that the API uses), with their weights. A synonym of
-   * several words ("promotion code" for coupon) is its terms joined by spaces, matched together.
+   * Query term → what it also searches (its synonyms that the API uses). A synonym of several words
+   * ("promotion code" for coupon) is its terms joined by spaces, matched together.
    */
-  bridge: Record<string, Array<[term: string, weight: number]>>;
+  bridge: Record<string, string[]>;
   /** Every operation's summary, by catalog index. */
   operations: OperationSummary[];
   groups: SearchGroup[];
@@ -117,7 +117,7 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
 
 /**
  * The synonym tables restricted to one API: for each query term, the terms it also searches that the
- * index contains, each at full weight. An action's member searches for its head and the head for its members;
+ * index contains. An action's member searches for its head and the head for its members;
  * the words of a thing set search for each other. A phrase keeps the terms of it that the API uses, matched
  * together.
  */
@@ -145,9 +145,6 @@ function bridgeFor(vocabulary: ReadonlySet<string>): SearchIndexFile['bridge'] {
     for (const from of termsOf) for (const to of termsOf) if (from !== to) relate(from, to);
   }
   const bridge: SearchIndexFile['bridge'] = {};
-  // Every synonym is at full weight now; the file keeps a weight per synonym for the runtime it is read by.
-  for (const source of [...related.keys()].sort()) {
-    bridge[source] = [...related.get(source)!].sort().map((term) => [term, 1]);
-  }
+  for (const source of [...related.keys()].sort()) bridge[source] = [...related.get(source)!].sort();
   return bridge;
 }
