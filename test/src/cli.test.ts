@@ -1,6 +1,6 @@
 /** The built command line: exit codes, messages on stderr only, safe output folders. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,5 +105,15 @@ describe.skipIf(!existsSync(CLI))('openapi-to-mcp CLI', () => {
     expect(cli(PETSTORE, '-o', out).code).toBe(0);
     expect(readFileSync(join(out, 'NOTES.md'), 'utf8')).toBe('user notes');
     expect(existsSync(join(out, 'node_modules', 'marker'))).toBe(true);
+  });
+});
+
+describe("the README's command in a checkout", () => {
+  // npx runs the checkout's own bin as a file: the build must leave it executable (tsc writes it without the bit).
+  it('runs as `npx --no -- openapi-to-mcp`, the built bin being executable', () => {
+    expect(statSync(CLI).mode & 0o111).not.toBe(0);
+    const r = spawnSync('npx', ['--no', '--', 'openapi-to-mcp', '--version'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(r.stderr).not.toContain('Permission denied');
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
