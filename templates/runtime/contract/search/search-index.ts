@@ -94,8 +94,8 @@ export function buildSearchIndex(docs: readonly SearchDocument[], groups: readon
   const termsOf = (text: string) => {
     let terms = analyzed.get(text);
     if (terms === undefined) {
-      // The vocabulary is read before the terms are joined (fieldTerms): splitting the joined field again
-      // made a new string of every term, to be hashed anew.
+      // An index field holds each distinct term once, joined by spaces; the vocabulary is read from the set,
+      // since splitting the joined field again would make a new string of every term, to be hashed anew.
       const distinct = fieldTermSet(text);
       for (const term of distinct) vocabulary.add(term);
       analyzed.set(text, (terms = [...distinct].join(' ')));

@@ -134,11 +134,6 @@ export function fieldTermSet(text: string): Set<string> {
   return new Set(analyze(text));
 }
 
-/** An index field as the file holds it: fieldTermSet's terms, joined by spaces. */
-export function fieldTerms(text: string): string {
-  return [...fieldTermSet(text)].join(' ');
-}
-
 export function stemWord(word: string): string {
   return word.length <= 2 ? word : stemmed(word);
 }
