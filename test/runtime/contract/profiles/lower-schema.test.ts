@@ -156,6 +156,14 @@ describe('lowering rules', () => {
     expect(p.day).toEqual({ type: 'string', pattern: '^2', description: '(format: date)' });
   });
 
+  it('nullable-keyword: a value that can only be null (Vercel\'s `ssoUserId: {type: "null"}`) is typed, nullable, and says so', () => {
+    const schema = root({ only: { type: 'null' }, listed: { type: ['null'] }, either: { type: ['string', 'null'] } });
+    const p = lowerSchema(schema, PROFILES.gemini.rules!).schema['properties'] as any;
+    expect(p.only).toEqual({ type: 'object', nullable: true, description: '(must be null)' });
+    expect(p.listed).toEqual(p.only);
+    expect(p.either).toEqual({ type: 'string', nullable: true });
+  });
+
   it('droppedKeywords: only the named keywords go', () => {
     const schema = root({ a: { type: 'object', unevaluatedProperties: false, $dynamicRef: '#meta', properties: {} } });
     const { schema: out } = lowerSchema(schema, {

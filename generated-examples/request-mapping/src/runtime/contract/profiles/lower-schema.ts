@@ -323,6 +323,8 @@ class Lowering {
       delete out['nullable'];
       if (typeof type === 'string') out['type'] = [type, 'null'];
     }
+    // A host that states null only as `nullable` has no null type either (Vercel's `{type: "null"}`).
+    if (type === 'null' && this.rules.typeArrays === 'nullable-keyword') out['type'] = ['null'];
     if (!Array.isArray(out['type']) || this.rules.typeArrays === 'keep') return;
     const all = out['type'] as unknown[];
     const nonNull = all.filter((t) => t !== 'null');
@@ -337,6 +339,8 @@ class Lowering {
     this.fired.add('single-types');
     if (nonNull.length === 0) {
       delete out['type'];
+      // Such a host needs a type beside `nullable`: the one that claims least, as the note says what is sent.
+      if (this.rules.typeArrays === 'nullable-keyword') Object.assign(out, { type: 'object', nullable: true });
       notes.push('must be null');
       return;
     }
