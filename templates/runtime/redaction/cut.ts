@@ -118,6 +118,38 @@ export function cutEnd(text: string, at: number, redaction: Redaction, more = fa
   };
 }
 
+/** What overwrites each byte of a secret in binary content: `*`. */
+const MASK_BYTE = 0x2a;
+
+/**
+ * Binary content (an image, a download, a body with no text type) cannot be cut or have `[redacted]` put in: every
+ * secret form found in its bytes (as UTF-8) is overwritten by as many `*`, so the content keeps its size and
+ * every byte but the secret's. Without this, a caller who makes an echo look binary (one control character in an
+ * echoed argument, for a body without a content type) would read the credential back in base64. A copy when a
+ * secret is found; the bytes themselves otherwise.
+ */
+export function maskSecretBytes(bytes: Uint8Array, redaction: Redaction): Uint8Array {
+  if (redaction.forms.length === 0 || bytes.byteLength === 0) return bytes;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let masked: Buffer | undefined;
+  for (const needle of formBytesOf(redaction)) {
+    // Searched in the bytes as received, so overlapping occurrences are all found.
+    for (let at = view.indexOf(needle); at !== -1; at = view.indexOf(needle, at + 1)) {
+      masked ??= Buffer.from(view);
+      masked.fill(MASK_BYTE, at, at + needle.byteLength);
+    }
+  }
+  return masked ?? bytes;
+}
+
+const formBytes = new WeakMap<Redaction, Buffer[]>();
+
+function formBytesOf(redaction: Redaction): Buffer[] {
+  let bytes = formBytes.get(redaction);
+  if (!bytes) formBytes.set(redaction, (bytes = redaction.forms.map((form) => Buffer.from(form))));
+  return bytes;
+}
+
 /** How many characters of `text` fit in `maxBytes` of UTF-8 (a character is never split). */
 export function charsWithinBytes(text: string, maxBytes: number): number {
   let bytes = 0;

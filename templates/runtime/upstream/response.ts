@@ -7,6 +7,7 @@ import {
   charsWithinBytes,
   cutBoundary,
   cutEnd,
+  maskSecretBytes,
   NO_SECRETS,
   redactSpans,
   redactText,
@@ -138,7 +139,9 @@ export async function pageResult(
   }
   const start = Math.min(Math.max(0, offset - windowStart), body.bytes.byteLength);
   const end = Math.min(Math.max(0, offset - windowStart) + page.size, body.bytes.byteLength);
-  const bytes = body.bytes.subarray(start, end);
+  // Masked in the whole window, which reaches past both ends of the page by the longest secret form: a secret the
+  // page shows part of is found whole, and the part shown is masked.
+  const bytes = (textual ? body.bytes : maskSecretBytes(body.bytes, redaction)).subarray(start, end);
   const more = end < body.bytes.byteLength || body.truncated;
   const content: ToolContent = textual
     ? { type: 'text', text: otherCharsetPage(body, start, end, contentType, redaction) }
@@ -472,8 +475,8 @@ function textualResult(res: UpstreamResponse, body: ReadBody, contentType: strin
 }
 
 /**
- * Images, audio and other binary data, base64-encoded. A truncated binary body would be corrupt, so
- * it is described in text instead of being sent.
+ * Images, audio and other binary data, base64-encoded, every secret's bytes masked (cut.ts). A truncated binary
+ * body would be corrupt, so it is described in text instead of being sent.
  */
 function mediaResult(
   res: UpstreamResponse,
@@ -491,7 +494,7 @@ function mediaResult(
       cut: bodyCut(res, mimeType, true),
     };
   }
-  const data = toBase64(body.bytes);
+  const data = toBase64(maskSecretBytes(body.bytes, body.redaction));
   if (kind === 'resource')
     return {
       content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }],

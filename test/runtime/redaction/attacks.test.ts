@@ -303,3 +303,74 @@ describe('redaction that no cut defeats', () => {
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+/**
+ * Attack: a credential leaves as bytes. Binary content used to pass unredacted, and what counts as binary is, for
+ * a body with no content type (or one the server does not know), decided by its bytes: a caller puts one control
+ * character in an echoed argument and the echo of the Authorization header comes back as a base64 blob (or behind
+ * a response link, whose pages are blobs too), which any model decodes. A download that quotes the credential
+ * (a generated report, an archive of the request) was the same. The bytes of every secret form are overwritten.
+ */
+describe('binary bodies', () => {
+  /** Every base64 payload of the result decoded, with its text: what a model that decodes base64 reads. */
+  const decoded = (result: ToolResult): string =>
+    result.content
+      .map((c) =>
+        c.type === 'resource'
+          ? Buffer.from(c.resource.blob, 'base64').toString('latin1')
+          : c.type === 'image' || c.type === 'audio'
+            ? Buffer.from(c.data, 'base64').toString('latin1')
+            : c.type === 'text'
+              ? c.text
+              : '',
+      )
+      .join('\n');
+  const leaks = (text: string) => [...leakedPieces(text, TOKEN), ...leakedPieces(text, API_KEY)];
+
+  it('a body with no content type that the caller made look binary (a control character) holds no credential', async () => {
+    const { call } = setup({}, false, '');
+    const result = await call({ q: '\u0001' });
+    expect(result.content[0]!.type).toBe('resource');
+    expect(leaks(decoded(result))).toEqual([]);
+    // Only the credential's bytes changed: the rest of the echo is as the API sent it.
+    expect(decoded(result)).toBe(
+      `/echo\nq=\u0001\nauthorization: Bearer ${'*'.repeat(TOKEN.length)}\nx-api-key: ${'*'.repeat(API_KEY.length)}\nend`,
+    );
+  });
+
+  it.each(['', 'application/octet-stream', 'application/x-custom', 'image/png', 'audio/mpeg'])(
+    'nor does a binary body (%s) read through its response link',
+    async (contentType) => {
+      const { call, page } = setup({}, true, contentType);
+      const result = await call({ q: '\u0001' });
+      expect(leaks(decoded(result))).toEqual([]);
+      expect(leaks(decoded(await page({ q: '\u0001' }, 0)))).toEqual([]);
+    },
+  );
+
+  it('a right guess of the token echoed in a binary body and a wrong one give the same bytes, but for the guess', async () => {
+    const { call } = setup({}, false, 'application/octet-stream');
+    const wrong = 'ghp_Zq8LmW3xT7rYc2Vb9Nk5';
+    const right = decoded(await call({ q: `\u0001${TOKEN}` }));
+    const other = decoded(await call({ q: `\u0001${wrong}` }));
+    expect(right).toContain(`q=\u0001${TOKEN}\n`);
+    expect(right.split(TOKEN).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
+  });
+
+  it('nor do the pages of a binary body where a page ends inside the token', async () => {
+    const { page } = setup({ API_MAX_RESPONSE_BYTES: '1000' }, true, 'application/octet-stream');
+    const failures: string[] = [];
+    for (const at of [1, 4, 10, TOKEN.length - 4, TOKEN.length - 1]) {
+      const args = { q: pad(LINK_PAGE_BYTES - tokenOffset(0) - at) };
+      const pages = [await page(args, 0), await page(args, 1)];
+      const joined = pages.map(decoded).join('');
+      const pieces = leaks(joined);
+      if (pieces.length > 0) failures.push(`page cut ${at} into the token: ${pieces.join(', ')}`);
+      // The pages still join up to the body, byte for byte but the credential's.
+      expect(Buffer.byteLength(joined, 'latin1')).toBe(
+        Buffer.byteLength(`/echo\nq=${args.q}\nauthorization: Bearer ${TOKEN}\nx-api-key: ${API_KEY}\nend`),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+});

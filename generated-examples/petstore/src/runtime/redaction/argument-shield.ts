@@ -10,6 +10,7 @@
  * one as it was sent, however it encodes it, and it is found again. Credentials the caller supplied itself
  * (caller-credentials.ts) are the caller's own: they are not covered here, only redacted as results are.
  */
+import { Buffer } from 'node:buffer';
 import type { BuiltRequest } from '../upstream/request.js';
 import type { ToolContent, ToolResult } from '../upstream/response.js';
 
@@ -65,7 +66,14 @@ export class ArgumentShield {
   restore(result: ToolResult): ToolResult {
     if (this.standIns.size === 0) return result;
     const text = (s: string) => this.restoreText(s);
-    const content = result.content.map((c): ToolContent => (c.type === 'text' ? { ...c, text: text(c.text) } : c));
+    const content = result.content.map((c): ToolContent => {
+      if (c.type === 'text') return { ...c, text: text(c.text) };
+      // An echo in binary content too: a right guess must not come back as its stand-in there either.
+      if (c.type === 'image' || c.type === 'audio') return { ...c, data: this.restoreBase64(c.data) };
+      if (c.type === 'resource')
+        return { ...c, resource: { ...c.resource, blob: this.restoreBase64(c.resource.blob) } };
+      return c;
+    });
     return {
       ...result,
       content,
@@ -73,6 +81,15 @@ export class ArgumentShield {
         ? { structuredContent: mapStrings(result.structuredContent, text) as Record<string, unknown> }
         : {}),
     };
+  }
+
+  /** Base64 bytes with the stand-ins (ASCII) mapped back to the UTF-8 bytes of what the caller sent. */
+  private restoreBase64(data: string): string {
+    const bytes = Buffer.from(data, 'base64').toString('latin1');
+    let out = bytes;
+    for (const [form, standIn] of this.standIns)
+      if (out.includes(standIn)) out = out.split(standIn).join(Buffer.from(form).toString('latin1'));
+    return out === bytes ? data : Buffer.from(out, 'latin1').toString('base64');
   }
 
   private coverValue(value: unknown, forms: readonly string[]): unknown {
