@@ -13,6 +13,7 @@
 import { Buffer } from 'node:buffer';
 import type { BuiltRequest } from '../upstream/request.js';
 import type { ToolContent, ToolResult } from '../upstream/response.js';
+import { holdsSecret, secretSpans } from './cut.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -44,10 +45,19 @@ export class ArgumentShield {
     return out;
   }
 
-  /** Text with the stand-ins mapped back to what the caller sent. */
+  /** Text with the stand-ins, as written or JSON-escaped by the API, mapped back to what the caller sent. */
   restoreText(text: string): string {
     let out = text;
-    for (const [form, standIn] of this.standIns) if (out.includes(standIn)) out = out.split(standIn).join(form);
+    for (const [form, standIn] of this.standIns) {
+      if (!holdsSecret(out, [standIn])) continue;
+      let restored = '';
+      let from = 0;
+      for (const [start, end] of secretSpans(out, [standIn])) {
+        restored += out.slice(from, start) + form;
+        from = end;
+      }
+      out = restored + out.slice(from);
+    }
     return out;
   }
 
@@ -102,10 +112,19 @@ export class ArgumentShield {
     return value;
   }
 
+  /**
+   * Each occurrence of a form, as written or JSON-escaped (`\/`, `\u002B`: results are redacted of both, so a
+   * guess written either way must be covered), replaced by the stand-in of the text it occupies.
+   */
   private coverText(text: string, forms: readonly string[]): string {
-    let out = text;
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(this.standInFor(form));
-    return out;
+    if (!holdsSecret(text, forms)) return text;
+    let out = '';
+    let from = 0;
+    for (const [start, end] of secretSpans(text, forms)) {
+      out += text.slice(from, start) + this.standInFor(text.slice(start, end));
+      from = end;
+    }
+    return out + text.slice(from);
   }
 
   private standInFor(form: string): string {
@@ -116,7 +135,7 @@ export class ArgumentShield {
 }
 
 function holdsAny(value: unknown, forms: readonly string[]): boolean {
-  if (typeof value === 'string') return forms.some((form) => value.includes(form));
+  if (typeof value === 'string') return holdsSecret(value, forms);
   if (Array.isArray(value)) return value.some((v) => holdsAny(v, forms));
   if (typeof value === 'object' && value !== null)
     return Object.entries(value).some(([k, v]) => holdsAny(k, forms) || holdsAny(v, forms));

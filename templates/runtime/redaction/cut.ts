@@ -42,18 +42,32 @@ const redactions = new WeakMap<readonly string[], Redaction>();
 function measured(forms: readonly string[]): Redaction {
   const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
   const longestBytes = forms.reduce((max, form) => Math.max(max, Buffer.byteLength(form)), 0);
-  return { forms, lookaheadBytes: longestBytes, edgeChars: Math.max(MIN_EDGE_CHARS, longest) };
+  // A form written with JSON escapes takes up to 6 bytes (`\uXXXX`) a UTF-16 unit: read that far past a cut.
+  return {
+    forms,
+    lookaheadBytes: Math.max(longestBytes, JSON_ESCAPE_MAX * longest),
+    edgeChars: Math.max(MIN_EDGE_CHARS, longest),
+  };
 }
+
+/** The longest a JSON escape writes one UTF-16 unit: `\uXXXX`. */
+const JSON_ESCAPE_MAX = 6;
 
 /** No secrets to find: a cut still drops the partial word at its edge. */
 export const NO_SECRETS: Redaction = redactionOf([]);
 
-/** Where the secrets are in a text: the [start, end) spans of their occurrences, overlapping ones merged, in order. */
+/**
+ * Where the secrets are in a text: the [start, end) spans of their occurrences, overlapping ones merged, in order.
+ * An occurrence is a form as written, or a form written with JSON's escapes: JSON may write any character as
+ * `\uXXXX` (in either case) and `/` as `\/`, and encoders do (PHP's json_encode escapes every `/`, .NET's
+ * System.Text.Json escapes `+`), so a form is also looked for in the text with its escapes undone.
+ */
 export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const form of forms) {
     for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) spans.push([at, at + form.length]);
   }
+  if (forms.length > 0 && mayBeEscaped(text)) spans.push(...escapedSpans(text, forms));
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [spans[0]!];
@@ -63,6 +77,75 @@ export function secretSpans(text: string, forms: readonly string[]): Array<[numb
     else merged.push([start, end]);
   }
   return merged;
+}
+
+/** Whether a secret occurs in the text, as written or JSON-escaped (see secretSpans). */
+export function holdsSecret(text: string, forms: readonly string[]): boolean {
+  if (forms.some((form) => text.includes(form))) return true;
+  return forms.length > 0 && mayBeEscaped(text) && escapedSpans(text, forms).length > 0;
+}
+
+/**
+ * Whether the text has an escape a form's minimal JSON escaping (secretForms) does not already cover: `\/` or
+ * `\uXXXX`. Text with neither (most JSON, whose only escapes are `\n` and `\"`) is not read again unescaped.
+ */
+function mayBeEscaped(text: string): boolean {
+  return text.includes('\\u') || text.includes('\\/');
+}
+
+/** What JSON's one-letter escapes stand for. */
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/**
+ * The occurrences of the forms in the text read with JSON's escapes undone, as spans of the text itself. Only
+ * those that take in an escape: the others were found as written.
+ */
+function escapedSpans(text: string, forms: readonly string[]): Array<[number, number]> {
+  // The unescaped text, and for each of its units where it starts and ends in the text.
+  let view = '';
+  const starts = new Uint32Array(text.length);
+  const ends = new Uint32Array(text.length);
+  let units = 0;
+  let escapes = 0;
+  for (let i = 0; i < text.length;) {
+    let unit = text[i]!;
+    let width = 1;
+    if (unit === '\\') {
+      const next = text[i + 1];
+      const short = next === undefined ? undefined : SHORT_ESCAPES[next];
+      if (short !== undefined) {
+        unit = short;
+        width = 2;
+      } else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+        unit = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+        width = JSON_ESCAPE_MAX;
+      }
+    }
+    if (width > 1) escapes++;
+    view += unit;
+    starts[units] = i;
+    ends[units++] = i + width;
+    i += width;
+  }
+  if (escapes === 0) return [];
+  const spans: Array<[number, number]> = [];
+  for (const form of forms) {
+    for (let at = view.indexOf(form); at !== -1; at = view.indexOf(form, at + 1)) {
+      const start = starts[at]!;
+      const end = ends[at + form.length - 1]!;
+      if (end - start !== form.length) spans.push([start, end]);
+    }
+  }
+  return spans;
 }
 
 /** The text with each span replaced by `[redacted]`. */

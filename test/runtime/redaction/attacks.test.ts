@@ -374,3 +374,76 @@ describe('binary bodies', () => {
     expect(failures).toEqual([]);
   });
 });
+
+/**
+ * Attack: a credential echoed in JSON that escapes more than JSON.stringify does. JSON may write any character as
+ * `\uXXXX` and `/` as `\/`, and real encoders do: PHP's json_encode escapes every `/` by default (Laravel,
+ * Symfony), .NET's System.Text.Json escapes `+` as `\u002B`, Go's `<`, `>` and `&`. A token in standard base64
+ * (AWS secret keys, Azure keys, a Basic credential) holds `/` and `+`, and the echo of it in an error body came
+ * back as it was: the model reads `\/` as `/`.
+ */
+describe('credentials echoed in JSON, escaped as other encoders escape them', () => {
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEY=';
+  /** How each encoder writes a string in JSON text. */
+  const encoders: Record<string, (text: string) => string> = {
+    'PHP json_encode': (text) => JSON.stringify(text).replaceAll('/', '\\/'),
+    '.NET System.Text.Json': (text) =>
+      JSON.stringify(text).replace(
+        /[+&<>'`]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+      ),
+    'every character as \\u': (text) =>
+      `"${[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`,
+  };
+
+  function jsonEcho(encode: (text: string) => string, status = 400) {
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      const headers = Object.fromEntries(new Headers(init?.headers).entries());
+      const q = new URL(String(url)).searchParams.get('q') ?? '';
+      const body = `{"error":"invalid credentials","q":${encode(q)},"authorization":${encode(headers['authorization'] ?? '')}}`;
+      return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    return (args: Record<string, unknown>) => callTool(deps, registry.get('echo')!, args);
+  }
+
+  /** The result's text as it is, then its structured content. */
+  const shown = (result: ToolResult) =>
+    `${result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')}\n${JSON.stringify(result.structuredContent ?? null)}`;
+
+  /** What a model reads: the text with JSON's escapes undone (as any model does when it reads JSON). */
+  const read = (result: ToolResult) =>
+    visible(result)
+      .replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\+\//g, '/');
+
+  it.each(Object.keys(encoders))('%s: no piece of the credential, in an error body or a success', async (name) => {
+    for (const status of [400, 200]) {
+      const result = await jsonEcho(encoders[name]!, status)({ q: 'x' });
+      expect(leakedPieces(read(result), SECRET)).toEqual([]);
+    }
+  });
+
+  it.each(Object.keys(encoders))('%s: a right guess echoed back and a wrong one give the same result', async (name) => {
+    const call = jsonEcho(encoders[name]!, 200);
+    const wrong = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEX=';
+    const encode = encoders[name]!;
+    // The guess as sent, and as the encoder would write it (a caller may write either into an argument).
+    for (const [rightGuess, wrongGuess] of [
+      [SECRET, wrong],
+      [encode(SECRET).slice(1, -1), encode(wrong).slice(1, -1)],
+    ] as const) {
+      const right = shown(await call({ q: rightGuess }));
+      const other = shown(await call({ q: wrongGuess }));
+      // The guess comes back as sent (the stand-in mapped back) or as the encoder wrote it (a wrong guess, echoed).
+      const guessAs = (text: string, guess: string) =>
+        [encode(guess), JSON.stringify(guess), `"${guess}"`].reduce(
+          (out, written) => out.split(written.slice(1, -1)).join('<guess>'),
+          text,
+        );
+      expect(guessAs(right, rightGuess)).toBe(guessAs(other, wrongGuess));
+    }
+  });
+});
