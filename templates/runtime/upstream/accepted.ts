@@ -78,10 +78,19 @@ export function statusOperation(
     const args: Record<string, string> = {};
     names.forEach((name, i) => {
       const plan = tool.request.params.find((p) => p.in === 'path' && p.name === name);
-      if (plan) args[plan.arg] = decodeURIComponent(match[i + 1]!);
+      if (plan) args[plan.arg] = decodedSegment(match[i + 1]!);
     });
     const required = (tool.inputSchema['required'] ?? []) as string[];
     if (required.every((arg) => arg in args)) return { tool: tool.name, args };
   }
   return undefined;
+}
+
+/** A path segment of the API's status URL, decoded; as it is when it is not valid percent-encoding (URIError). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

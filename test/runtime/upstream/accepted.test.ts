@@ -61,6 +61,14 @@ describe('statusOperation', () => {
     expect(statusOperation(tools, 'https://api.example.com/v1', 'https://api.example.com/v1/jobs')).toBeUndefined();
     expect(statusOperation(tools, 'https://api.example.com/v2', 'https://api.example.com/v1/jobs/1')).toBeUndefined();
   });
+
+  it('takes a status URL whose path is not valid percent-encoding as it is, rather than failing the call', () => {
+    // A malformed Location from the API used to throw URIError out of the tool call: the 202's result was lost.
+    expect(statusOperation(tools, 'https://api.example.com/v1', 'https://api.example.com/v1/jobs/%E0%A4%A')).toEqual({
+      tool: 'getJob',
+      args: { id_arg: '%E0%A4%A' },
+    });
+  });
 });
 
 /**
