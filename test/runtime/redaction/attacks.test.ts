@@ -447,3 +447,43 @@ describe('credentials echoed in JSON, escaped as other encoders escape them', ()
     }
   });
 });
+
+/**
+ * Attack: the same credential echoed in an HTML error page, escaped as HTML escapes it. Go's html/template writes
+ * `+` as `&#43;`, OWASP's encoders `/` as `&#x2F;`; a model reads entities as the characters they stand for.
+ */
+describe('credentials echoed in HTML, escaped as HTML encoders escape them', () => {
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEY=';
+  const entity = (c: string, hex: boolean) =>
+    hex ? `&#x${c.charCodeAt(0).toString(16).toUpperCase()};` : `&#${c.charCodeAt(0)};`;
+  const encoders: Record<string, (text: string) => string> = {
+    'Go html/template': (text) =>
+      text.replace(/[+"'&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? entity(c, false)),
+    'OWASP (hex entities for / + =)': (text) => text.replace(/[/+=&<>"']/g, (c) => entity(c, true)),
+    'named entities': (text) => text.replace(/[/+=]/g, (c) => ({ '/': '&sol;', '+': '&plus;', '=': '&equals;' })[c]!),
+  };
+  /** What a model reads: the page with its entities undone. */
+  const read = (result: ToolResult) =>
+    visible(result)
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+      .replace(
+        /&(sol|plus|equals|amp);/g,
+        (_, name: string) => ({ sol: '/', plus: '+', equals: '=', amp: '&' })[name]!,
+      );
+
+  it.each(Object.keys(encoders))('%s: no piece of the credential in the page', async (name) => {
+    const encode = encoders[name]!;
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      const authorization = new Headers(init?.headers).get('authorization') ?? '';
+      const page = `<html><body><h1>401</h1><p>Rejected: ${encode(authorization)}</p></body></html>`;
+      return new Response(page, { status: 401, headers: { 'content-type': 'text/html; charset=utf-8' } });
+    }) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    const result = await callTool(deps, registry.get('echo')!, { q: 'x' });
+    expect(leakedPieces(read(result), SECRET)).toEqual([]);
+    expect(visible(result)).toContain('Rejected: Bearer [redacted]');
+  });
+});

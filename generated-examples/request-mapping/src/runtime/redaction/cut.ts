@@ -42,25 +42,26 @@ const redactions = new WeakMap<readonly string[], Redaction>();
 function measured(forms: readonly string[]): Redaction {
   const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
   const longestBytes = forms.reduce((max, form) => Math.max(max, Buffer.byteLength(form)), 0);
-  // A form written with JSON escapes takes up to 6 bytes (`\uXXXX`) a UTF-16 unit: read that far past a cut.
+  // A form written with escapes takes up to 10 bytes (`&#1114111;`) a UTF-16 unit: read that far past a cut.
   return {
     forms,
-    lookaheadBytes: Math.max(longestBytes, JSON_ESCAPE_MAX * longest),
+    lookaheadBytes: Math.max(longestBytes, ESCAPE_MAX * longest),
     edgeChars: Math.max(MIN_EDGE_CHARS, longest),
   };
 }
 
-/** The longest a JSON escape writes one UTF-16 unit: `\uXXXX`. */
-const JSON_ESCAPE_MAX = 6;
+/** The longest an escape (secretSpans) writes one character: `&#1114111;`, `&#x10FFFF;`. */
+const ESCAPE_MAX = 10;
 
 /** No secrets to find: a cut still drops the partial word at its edge. */
 export const NO_SECRETS: Redaction = redactionOf([]);
 
 /**
  * Where the secrets are in a text: the [start, end) spans of their occurrences, overlapping ones merged, in order.
- * An occurrence is a form as written, or a form written with JSON's escapes: JSON may write any character as
- * `\uXXXX` (in either case) and `/` as `\/`, and encoders do (PHP's json_encode escapes every `/`, .NET's
- * System.Text.Json escapes `+`), so a form is also looked for in the text with its escapes undone.
+ * An occurrence is a form as written, or a form written with escapes: JSON may write any character as `\uXXXX`
+ * (in either case) and `/` as `\/`, and encoders do (PHP's json_encode escapes every `/`, .NET's
+ * System.Text.Json escapes `+`); HTML as a numeric or named character reference (Go's html/template writes `+`
+ * as `&#43;`, OWASP's encoders `/` as `&#x2F;`). So a form is also looked for in the text with those undone.
  */
 export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
@@ -86,11 +87,52 @@ export function holdsSecret(text: string, forms: readonly string[]): boolean {
 }
 
 /**
- * Whether the text has an escape a form's minimal JSON escaping (secretForms) does not already cover: `\/` or
- * `\uXXXX`. Text with neither (most JSON, whose only escapes are `\n` and `\"`) is not read again unescaped.
+ * Whether the text has an escape a form's minimal JSON escaping (secretForms) does not already cover: `\/`,
+ * `\uXXXX` or an HTML character reference. Text with none (most JSON, whose only escapes are `\n` and `\"`) is
+ * not read again unescaped.
  */
 function mayBeEscaped(text: string): boolean {
-  return text.includes('\\u') || text.includes('\\/');
+  return text.includes('\\u') || text.includes('\\/') || MAY_BE_REFERENCE.test(text);
+}
+
+const MAY_BE_REFERENCE = /&(?:#|[A-Za-z]{2,6};)/;
+
+/** HTML character references: decimal, hexadecimal, and the named ones encoders write for URL and base64 text. */
+const HTML_REFERENCE = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{2,6}));/;
+const NAMED_REFERENCES: ReadonlyMap<string, string> = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['sol', '/'],
+  ['plus', '+'],
+  ['equals', '='],
+  ['percnt', '%'],
+  ['colon', ':'],
+  ['grave', '`'],
+]);
+
+/** The character an escape at `text[i]` stands for and the escape's length, or undefined when none starts there. */
+function escapeAt(text: string, i: number): { chars: string; width: number } | undefined {
+  const first = text[i];
+  if (first === '\\') {
+    const next = text[i + 1];
+    const short = next === undefined ? undefined : SHORT_ESCAPES[next];
+    if (short !== undefined) return { chars: short, width: 2 };
+    if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+      return { chars: String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), width: 6 };
+    return undefined;
+  }
+  if (first !== '&') return undefined;
+  const match = HTML_REFERENCE.exec(text.slice(i, i + ESCAPE_MAX));
+  if (!match) return undefined;
+  const [whole, decimal, hex, name] = match;
+  const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : undefined;
+  if (code !== undefined)
+    return code <= 0x10ffff ? { chars: String.fromCodePoint(code), width: whole.length } : undefined;
+  const named = NAMED_REFERENCES.get(name!);
+  return named === undefined ? undefined : { chars: named, width: whole.length };
 }
 
 /** What JSON's one-letter escapes stand for. */
@@ -106,36 +148,40 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The occurrences of the forms in the text read with JSON's escapes undone, as spans of the text itself. Only
- * those that take in an escape: the others were found as written.
+ * The occurrences of the forms in the text read with its escapes undone (escapeAt), as spans of the text itself.
+ * Only those that take in an escape: the others were found as written.
  */
 function escapedSpans(text: string, forms: readonly string[]): Array<[number, number]> {
-  // The unescaped text, and for each of its units where it starts and ends in the text.
-  let view = '';
+  // The unescaped text, and for each of its UTF-16 units where it starts and ends in the text.
+  const pieces: string[] = [];
   const starts = new Uint32Array(text.length);
   const ends = new Uint32Array(text.length);
   let units = 0;
   let escapes = 0;
-  for (let i = 0; i < text.length;) {
-    let unit = text[i]!;
-    let width = 1;
-    if (unit === '\\') {
-      const next = text[i + 1];
-      const short = next === undefined ? undefined : SHORT_ESCAPES[next];
-      if (short !== undefined) {
-        unit = short;
-        width = 2;
-      } else if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-        unit = String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
-        width = JSON_ESCAPE_MAX;
-      }
+  const plain = (from: number, to: number) => {
+    pieces.push(text.slice(from, to));
+    for (let at = from; at < to; at++) {
+      starts[units] = at;
+      ends[units++] = at + 1;
     }
-    if (width > 1) escapes++;
-    view += unit;
-    starts[units] = i;
-    ends[units++] = i + width;
-    i += width;
+  };
+  let i = 0;
+  for (const candidate of text.matchAll(/[\\&]/g)) {
+    if (candidate.index < i) continue; // inside the escape just read
+    const escape = escapeAt(text, candidate.index);
+    if (!escape) continue;
+    plain(i, candidate.index);
+    escapes++;
+    pieces.push(escape.chars);
+    // A reference to a character past U+FFFF stands for two units, both of them the whole reference.
+    for (let unit = 0; unit < escape.chars.length; unit++) {
+      starts[units] = candidate.index;
+      ends[units++] = candidate.index + escape.width;
+    }
+    i = candidate.index + escape.width;
   }
+  plain(i, text.length);
+  const view = pieces.join('');
   if (escapes === 0) return [];
   const spans: Array<[number, number]> = [];
   for (const form of forms) {
