@@ -487,3 +487,36 @@ describe('credentials echoed in HTML, escaped as HTML encoders escape them', () 
     expect(visible(result)).toContain('Rejected: Bearer [redacted]');
   });
 });
+
+/**
+ * Attack: the credential echoed percent-encoded as other encoders write it. .NET's HttpUtility.UrlEncode writes
+ * lowercase hex (`%2f`, `%2b`) and spaces as `+`; some encoders escape every character. Only encodeURIComponent's
+ * own form (uppercase, unreserved characters as they are) was known.
+ */
+describe('credentials echoed percent-encoded, as other encoders encode them', () => {
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEY=';
+  const encoders: Record<string, (text: string) => string> = {
+    'HttpUtility.UrlEncode (lowercase hex, + for space)': (text) =>
+      encodeURIComponent(text)
+        .replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())
+        .replaceAll('%20', '+'),
+    'every byte': (text) => [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+  };
+
+  it.each(Object.keys(encoders))('%s: no piece of the credential', async (name) => {
+    const encode = encoders[name]!;
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      const authorization = new Headers(init?.headers).get('authorization') ?? '';
+      return new Response(`{"debug":"authorization=${encode(authorization)}"}`, {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    }) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    const result = await callTool(deps, registry.get('echo')!, { q: 'x' });
+    const read = decodeURIComponent(visible(result).replaceAll('+', ' '));
+    expect(leakedPieces(read, SECRET)).toEqual([]);
+  });
+});

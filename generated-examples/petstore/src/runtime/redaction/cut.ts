@@ -61,7 +61,9 @@ export const NO_SECRETS: Redaction = redactionOf([]);
  * An occurrence is a form as written, or a form written with escapes: JSON may write any character as `\uXXXX`
  * (in either case) and `/` as `\/`, and encoders do (PHP's json_encode escapes every `/`, .NET's
  * System.Text.Json escapes `+`); HTML as a numeric or named character reference (Go's html/template writes `+`
- * as `&#43;`, OWASP's encoders `/` as `&#x2F;`). So a form is also looked for in the text with those undone.
+ * as `&#43;`, OWASP's encoders `/` as `&#x2F;`); and percent-encoding in other hands than encodeURIComponent's
+ * (.NET's HttpUtility.UrlEncode writes `%2f`, some encoders every byte). So a form is also looked for in the text
+ * with those undone (ASCII characters only, for percent-encoding).
  */
 export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
@@ -87,15 +89,16 @@ export function holdsSecret(text: string, forms: readonly string[]): boolean {
 }
 
 /**
- * Whether the text has an escape a form's minimal JSON escaping (secretForms) does not already cover: `\/`,
- * `\uXXXX` or an HTML character reference. Text with none (most JSON, whose only escapes are `\n` and `\"`) is
+ * Whether the text may have an escape the forms (secretForms) do not already cover: `\/`, `\uXXXX`, an HTML
+ * character reference or percent-encoding. Text with none (most JSON, whose only escapes are `\n` and `\"`) is
  * not read again unescaped.
  */
 function mayBeEscaped(text: string): boolean {
-  return text.includes('\\u') || text.includes('\\/') || MAY_BE_REFERENCE.test(text);
+  return text.includes('\\u') || text.includes('\\/') || MAY_BE_ESCAPED.test(text);
 }
 
-const MAY_BE_REFERENCE = /&(?:#|[A-Za-z]{2,6};)/;
+/** An HTML character reference, or a percent-encoded ASCII character. */
+const MAY_BE_ESCAPED = /&(?:#|[A-Za-z]{2,6};)|%[0-7][0-9a-fA-F]/;
 
 /** HTML character references: decimal, hexadecimal, and the named ones encoders write for URL and base64 text. */
 const HTML_REFERENCE = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{2,6}));/;
@@ -123,6 +126,10 @@ function escapeAt(text: string, i: number): { chars: string; width: number } | u
     if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
       return { chars: String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), width: 6 };
     return undefined;
+  }
+  if (first === '%') {
+    const hex = text.slice(i + 1, i + 3);
+    return /^[0-7][0-9a-fA-F]$/.test(hex) ? { chars: String.fromCharCode(parseInt(hex, 16)), width: 3 } : undefined;
   }
   if (first !== '&') return undefined;
   const match = HTML_REFERENCE.exec(text.slice(i, i + ESCAPE_MAX));
@@ -166,7 +173,7 @@ function escapedSpans(text: string, forms: readonly string[]): Array<[number, nu
     }
   };
   let i = 0;
-  for (const candidate of text.matchAll(/[\\&]/g)) {
+  for (const candidate of text.matchAll(/[\\&%]/g)) {
     if (candidate.index < i) continue; // inside the escape just read
     const escape = escapeAt(text, candidate.index);
     if (!escape) continue;
