@@ -10,8 +10,10 @@
  * one as it was sent, however it encodes it, and it is found again. Credentials the caller supplied itself
  * (caller-credentials.ts) are the caller's own: they are not covered here, only redacted as results are.
  */
+import { Buffer } from 'node:buffer';
 import type { BuiltRequest } from '../upstream/request.js';
 import type { ToolContent, ToolResult } from '../upstream/response.js';
+import { holdsSecret, secretSpans } from './cut.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -43,10 +45,19 @@ export class ArgumentShield {
     return out;
   }
 
-  /** Text with the stand-ins mapped back to what the caller sent. */
+  /** Text with the stand-ins, as written or JSON-escaped by the API, mapped back to what the caller sent. */
   restoreText(text: string): string {
     let out = text;
-    for (const [form, standIn] of this.standIns) if (out.includes(standIn)) out = out.split(standIn).join(form);
+    for (const [form, standIn] of this.standIns) {
+      if (!holdsSecret(out, [standIn])) continue;
+      let restored = '';
+      let from = 0;
+      for (const [start, end] of secretSpans(out, [standIn])) {
+        restored += out.slice(from, start) + form;
+        from = end;
+      }
+      out = restored + out.slice(from);
+    }
     return out;
   }
 
@@ -65,7 +76,14 @@ export class ArgumentShield {
   restore(result: ToolResult): ToolResult {
     if (this.standIns.size === 0) return result;
     const text = (s: string) => this.restoreText(s);
-    const content = result.content.map((c): ToolContent => (c.type === 'text' ? { ...c, text: text(c.text) } : c));
+    const content = result.content.map((c): ToolContent => {
+      if (c.type === 'text') return { ...c, text: text(c.text) };
+      // An echo in binary content too: a right guess must not come back as its stand-in there either.
+      if (c.type === 'image' || c.type === 'audio') return { ...c, data: this.restoreBase64(c.data) };
+      if (c.type === 'resource')
+        return { ...c, resource: { ...c.resource, blob: this.restoreBase64(c.resource.blob) } };
+      return c;
+    });
     return {
       ...result,
       content,
@@ -73,6 +91,15 @@ export class ArgumentShield {
         ? { structuredContent: mapStrings(result.structuredContent, text) as Record<string, unknown> }
         : {}),
     };
+  }
+
+  /** Base64 bytes with the stand-ins (ASCII) mapped back to the UTF-8 bytes of what the caller sent. */
+  private restoreBase64(data: string): string {
+    const bytes = Buffer.from(data, 'base64').toString('latin1');
+    let out = bytes;
+    for (const [form, standIn] of this.standIns)
+      if (out.includes(standIn)) out = out.split(standIn).join(Buffer.from(form).toString('latin1'));
+    return out === bytes ? data : Buffer.from(out, 'latin1').toString('base64');
   }
 
   private coverValue(value: unknown, forms: readonly string[]): unknown {
@@ -85,10 +112,19 @@ export class ArgumentShield {
     return value;
   }
 
+  /**
+   * Each occurrence of a form, as written or JSON-escaped (`\/`, `\u002B`: results are redacted of both, so a
+   * guess written either way must be covered), replaced by the stand-in of the text it occupies.
+   */
   private coverText(text: string, forms: readonly string[]): string {
-    let out = text;
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(this.standInFor(form));
-    return out;
+    if (!holdsSecret(text, forms)) return text;
+    let out = '';
+    let from = 0;
+    for (const [start, end] of secretSpans(text, forms)) {
+      out += text.slice(from, start) + this.standInFor(text.slice(start, end));
+      from = end;
+    }
+    return out + text.slice(from);
   }
 
   private standInFor(form: string): string {
@@ -99,7 +135,7 @@ export class ArgumentShield {
 }
 
 function holdsAny(value: unknown, forms: readonly string[]): boolean {
-  if (typeof value === 'string') return forms.some((form) => value.includes(form));
+  if (typeof value === 'string') return holdsSecret(value, forms);
   if (Array.isArray(value)) return value.some((v) => holdsAny(v, forms));
   if (typeof value === 'object' && value !== null)
     return Object.entries(value).some(([k, v]) => holdsAny(k, forms) || holdsAny(v, forms));

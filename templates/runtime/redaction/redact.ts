@@ -4,10 +4,9 @@
  */
 import { configuredSecrets } from '../upstream-auth/schemes.js';
 import type { Catalog } from '../contract/catalog.js';
-import { redactionOf, type Redaction } from './cut.js';
+import { holdsSecret, redactionOf, redactText, type Redaction } from './cut.js';
 import { endpointSecrets } from '../endpoint-auth/endpoint-auth-config.js';
 import { readEnv } from '../contract/environment.js';
-import { redact } from '../server/log.js';
 import type { ToolContent, ToolResult } from '../upstream/response.js';
 
 /** Every secret the server itself is configured with: upstream credentials and the endpoint's own. */
@@ -137,8 +136,13 @@ function valueContainsAny(value: unknown, forms: readonly string[]): boolean {
   return false;
 }
 
+/** As written or JSON-escaped (cut.ts secretSpans): a result's text is often JSON an encoder wrote. */
 function containsAny(text: string, forms: readonly string[]): boolean {
-  return forms.some((form) => text.includes(form));
+  return holdsSecret(text, forms);
+}
+
+function redact(text: string, forms: readonly string[]): string {
+  return redactText(text, redactionOf(forms));
 }
 
 function redactContent(content: ToolContent, forms: readonly string[]): ToolContent {

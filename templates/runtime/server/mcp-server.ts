@@ -183,6 +183,10 @@ export function serveCatalog(deps: CallDeps, options: ServeOptions): ServedCatal
       const listing = listingFor(ctx, server);
       const decoded = listing.decoded(name, (request.params.arguments ?? {}) as Record<string, unknown>);
       const { unparsed } = decoded;
+      // JSON text decoded for a strict host can be nested deeper than the arguments it came in.
+      const decodedTooDeep = decoded.args !== request.params.arguments && argumentsTooDeep(decoded.args);
+      if (decodedTooDeep)
+        return (await loadCallPath()).errorResult(`Invalid arguments for tool ${name}: ${decodedTooDeep}`);
       // execute's fallback `confirm` (code-confirm.ts) is for the confirmation, not part of the program's arguments.
       const execute = options.code !== undefined && name === CODE_EXECUTE_TOOL;
       const { confirm: programConfirmed, ...executeArgs } = execute ? decoded.args : {};

@@ -1,9 +1,9 @@
 /**
  * Long-running operations: an API that answers `202 Accepted` with a status link (`Operation-Location`, as
  * Azure and others name it, else `Location`) is polled with GET until it answers something else, waiting
- * what its `Retry-After` asks (1 s without one, at most 10 s), all within the call's time budget. When the
- * budget would run out first, the call answers with the 202's body and how to poll: the status URL and, when
- * an operation of the API reads it, that tool and its arguments (call-tool.ts adds them).
+ * what its `Retry-After` asks (1 s without one, at least 250 ms, at most 10 s), all within the call's time
+ * budget. When the budget would run out first, the call answers with the 202's body and how to poll: the status
+ * URL and, when an operation of the API reads it, that tool and its arguments (call-tool.ts adds them).
  */
 import type { CatalogTool } from '../contract/catalog.js';
 import type { UpstreamResponse } from './http-client.js';
@@ -11,6 +11,11 @@ import { parseRetryAfter } from './retry.js';
 
 const DEFAULT_POLL_MS = 1_000;
 const MAX_POLL_MS = 10_000;
+/**
+ * The least wait between polls, whatever Retry-After says: `0` (or a past date) would have the server send status
+ * requests back to back for the whole budget, thousands of them with the owner's credentials for one tool call.
+ */
+const MIN_POLL_MS = 250;
 
 /** The status URL of a 202, resolved and on the request's own origin (credentials go along); else undefined. */
 export function statusLink(response: UpstreamResponse, requestUrl: string): string | undefined {
@@ -25,7 +30,8 @@ export function statusLink(response: UpstreamResponse, requestUrl: string): stri
 }
 
 export function pollWaitMs(response: UpstreamResponse): number {
-  return Math.min(parseRetryAfter(response.header('retry-after')) ?? DEFAULT_POLL_MS, MAX_POLL_MS);
+  const asked = parseRetryAfter(response.header('retry-after')) ?? DEFAULT_POLL_MS;
+  return Math.min(Math.max(asked, MIN_POLL_MS), MAX_POLL_MS);
 }
 
 /**
@@ -72,10 +78,19 @@ export function statusOperation(
     const args: Record<string, string> = {};
     names.forEach((name, i) => {
       const plan = tool.request.params.find((p) => p.in === 'path' && p.name === name);
-      if (plan) args[plan.arg] = decodeURIComponent(match[i + 1]!);
+      if (plan) args[plan.arg] = decodedSegment(match[i + 1]!);
     });
     const required = (tool.inputSchema['required'] ?? []) as string[];
     if (required.every((arg) => arg in args)) return { tool: tool.name, args };
   }
   return undefined;
+}
+
+/** A path segment of the API's status URL, decoded; as it is when it is not valid percent-encoding (URIError). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -143,9 +143,9 @@ function upstreamResponse(res: IncomingMessage, release: () => void): UpstreamRe
     status: res.statusCode ?? 0,
     statusText: res.statusMessage ?? '',
     header: (name) => headerValue(res, name),
-    readCapped: (maxBytes) => {
+    readCapped: (maxBytes, skipBytes) => {
       claim();
-      return readCapped(res, maxBytes).finally(release);
+      return readCapped(res, maxBytes, skipBytes).finally(release);
     },
     discard: () => {
       claim();
@@ -171,17 +171,28 @@ function dropBody(res: IncomingMessage): void {
   } else res.destroy();
 }
 
-/** Reads at most maxBytes of the decoded body, then closes the connection so the rest is never downloaded. */
-function readCapped(res: IncomingMessage, maxBytes: number): Promise<CappedBody> {
+/**
+ * Reads at most maxBytes of the decoded body, after dropping its first skipBytes as they arrive (never held),
+ * then closes the connection so the rest is never downloaded.
+ */
+function readCapped(res: IncomingMessage, maxBytes: number, skipBytes = 0): Promise<CappedBody> {
   const { body: source, readError } = decodedBody(res);
   return new Promise<CappedBody>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let toSkip = skipBytes;
     const finish = (truncated: boolean) => {
       source.off('data', onData);
-      resolve({ bytes: joined(chunks, size), truncated });
+      resolve({ bytes: joined(chunks, size), truncated, skipped: skipBytes - toSkip });
     };
-    const onData = (chunk: Buffer) => {
+    const onData = (data: Buffer) => {
+      let chunk = data;
+      if (toSkip > 0) {
+        const dropped = Math.min(toSkip, chunk.byteLength);
+        toSkip -= dropped;
+        if (dropped === chunk.byteLength) return;
+        chunk = chunk.subarray(dropped);
+      }
       if (size + chunk.byteLength > maxBytes) {
         chunks.push(chunk.subarray(0, maxBytes - size));
         size = maxBytes;

@@ -7,6 +7,7 @@ import {
   charsWithinBytes,
   cutBoundary,
   cutEnd,
+  maskSecretBytes,
   NO_SECRETS,
   redactSpans,
   redactText,
@@ -88,6 +89,10 @@ function textResult(text: string): ToolResult {
  * Page `index` of the body (pages of `size` bytes), as text for textual types and as a blob otherwise. A page
  * of UTF-8 text starts and ends on character boundaries, so the pages concatenate to the body. Errors as
  * responseToResult gives them.
+ *
+ * Only a window around the page is held: the body before it is read and dropped as it streams (readCapped's
+ * `skipBytes`), so reading page 999,999 of a large or endless body costs its reading, within the call's time
+ * budget, and about one page of memory, not everything before the page.
  */
 export async function pageResult(
   res: UpstreamResponse,
@@ -97,13 +102,25 @@ export async function pageResult(
   if (res.status >= 400) return responseToResult(res, opts);
   const redaction = opts.redaction ?? NO_SECRETS;
   const offset = page.index * page.size;
+  // Before the page: enough for its start to move back out of the word and the secret it would split, as it does
+  // for the end of the page before (cut.ts), so the pages still join up.
+  const wanted = Math.max(0, offset - pageLookbehindBytes(redaction));
   // Past the page's end: enough to move the end to a character boundary, to read a secret across it whole, and
   // to tell if more follows.
-  const body = await res.readCapped(offset + page.size + redaction.lookaheadBytes + UTF8_MAX_CONTINUATION + 1);
+  const read = await res.readCapped(
+    offset - wanted + page.size + redaction.lookaheadBytes + UTF8_MAX_CONTINUATION + 1,
+    wanted,
+  );
   const contentType = res.header('content-type') ?? '';
   const essence = essenceOf(contentType);
   const textual = isJsonType(essence) || isTextualType(essence);
   const utf8 = textual && ['utf-8', 'utf8'].includes(charsetOf(contentType).toLowerCase());
+  // Where the bytes read start in the body (short of `wanted` when the body ends before it), moved on to a
+  // character's first byte for UTF-8 text.
+  const skipped = read.skipped ?? 0;
+  const aligned = utf8 && skipped > 0 ? continuationBytesAt(read.bytes) : 0;
+  const body: CappedBody = { bytes: read.bytes.subarray(aligned), truncated: read.truncated };
+  const windowStart = skipped + aligned;
   const total = declaredLength(res);
   const pageOf = (content: ToolContent, start: number, bytes: number, more: boolean): ToolResult => ({
     content: [content],
@@ -117,12 +134,14 @@ export async function pageResult(
     },
   });
   if (utf8) {
-    const text = textPage(body, offset, page.size, redaction);
-    return pageOf({ type: 'text', text: text.text }, text.offset, text.bytes, text.more);
+    const text = textPage(body, offset - windowStart, page.size, redaction, windowStart > 0);
+    return pageOf({ type: 'text', text: text.text }, windowStart + text.offset, text.bytes, text.more);
   }
-  const start = Math.min(offset, body.bytes.byteLength);
-  const end = Math.min(offset + page.size, body.bytes.byteLength);
-  const bytes = body.bytes.subarray(start, end);
+  const start = Math.min(Math.max(0, offset - windowStart), body.bytes.byteLength);
+  const end = Math.min(Math.max(0, offset - windowStart) + page.size, body.bytes.byteLength);
+  // Masked in the whole window, which reaches past both ends of the page by the longest secret form: a secret the
+  // page shows part of is found whole, and the part shown is masked.
+  const bytes = (textual ? body.bytes : maskSecretBytes(body.bytes, redaction)).subarray(start, end);
   const more = end < body.bytes.byteLength || body.truncated;
   const content: ToolContent = textual
     ? { type: 'text', text: otherCharsetPage(body, start, end, contentType, redaction) }
@@ -130,7 +149,23 @@ export async function pageResult(
         type: 'resource',
         resource: { uri: RESOURCE_URI, mimeType: essence || 'application/octet-stream', blob: toBase64(bytes) },
       };
-  return pageOf(content, start, bytes.byteLength, more);
+  return pageOf(content, windowStart + start, bytes.byteLength, more);
+}
+
+/**
+ * How far before a page its window starts: a cut moves back at most `edgeChars` characters to the start of a word
+ * and then at most the longest secret form to the start of a secret, each character at most 4 bytes of UTF-8.
+ * A multiple of 4, so that a window of UTF-16 or UTF-32 text starts where a page does, on a unit's first byte.
+ */
+function pageLookbehindBytes(redaction: Redaction): number {
+  return 4 * (redaction.edgeChars + Math.max(redaction.lookaheadBytes, 1)) + 4;
+}
+
+/** UTF-8 continuation bytes (0b10xxxxxx) at the start of a window that began inside a character: at most 3. */
+function continuationBytesAt(bytes: Uint8Array): number {
+  let count = 0;
+  while (count < UTF8_MAX_CONTINUATION && count < bytes.byteLength && (bytes[count]! & 0xc0) === 0x80) count++;
+  return count;
 }
 
 /**
@@ -158,13 +193,16 @@ function otherCharsetPage(
 /**
  * One page of UTF-8 text, its secrets redacted. Its ends are cuts (cut.ts): each moves back to the start of the
  * word it would split and out of any secret, the same way for the page before and the page after, so the pages
- * still follow on from each other and no page shows a piece of a secret.
+ * still follow on from each other and no page shows a piece of a secret. `body` is a window of the body that
+ * starts `offset` bytes before the page (`windowed`: not at the body's start), and the offset returned is
+ * counted from the window's start.
  */
 function textPage(
   body: CappedBody,
   offset: number,
   size: number,
   redaction: Redaction,
+  windowed = false,
 ): { text: string; offset: number; bytes: number; more: boolean } {
   const text = decodeText(body.bytes, 'text/plain; charset=utf-8', body.truncated);
   const spans = secretSpans(text, redaction.forms);
@@ -173,7 +211,7 @@ function textPage(
     if (at >= text.length && !body.truncated) return text.length;
     return cutBoundary(text, at, spans, redaction.edgeChars);
   };
-  const start = offset === 0 ? 0 : boundary(offset);
+  const start = offset === 0 && !windowed ? 0 : boundary(offset);
   const end = Math.max(start, boundary(offset + size));
   const inside = spans
     .filter(([from, to]) => from >= start && to <= end)
@@ -437,8 +475,8 @@ function textualResult(res: UpstreamResponse, body: ReadBody, contentType: strin
 }
 
 /**
- * Images, audio and other binary data, base64-encoded. A truncated binary body would be corrupt, so
- * it is described in text instead of being sent.
+ * Images, audio and other binary data, base64-encoded, every secret's bytes masked (cut.ts). A truncated binary
+ * body would be corrupt, so it is described in text instead of being sent.
  */
 function mediaResult(
   res: UpstreamResponse,
@@ -456,7 +494,7 @@ function mediaResult(
       cut: bodyCut(res, mimeType, true),
     };
   }
-  const data = toBase64(body.bytes);
+  const data = toBase64(maskSecretBytes(body.bytes, body.redaction));
   if (kind === 'resource')
     return {
       content: [{ type: 'resource', resource: { uri: RESOURCE_URI, mimeType, blob: data } }],

@@ -250,6 +250,37 @@ describe('OpenAI strict mode, named through MCP_CLIENT_PROFILES', () => {
       await client.close();
     }
   });
+
+  it('JSON text that any value may be, on a call the user must confirm, is refused by the depth limit before the confirmation reads it', async () => {
+    const client = await connectModernStdio(
+      project.entry,
+      { ...env, MCP_CLIENT_PROFILES: 'strict-agent=openai-strict', MCP_CONFIRM: 'writes' },
+      'strict-agent',
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    try {
+      upstream.requests.length = 0;
+      const levels = 200_000;
+      const deep = (await client.callTool({
+        name: 'createShape',
+        arguments: {
+          body: {
+            geometry: { kind: 'square', side: 2, radius: null },
+            label: 'box',
+            homepage: null,
+            metadata: null,
+            extra: `${'['.repeat(levels)}${']'.repeat(levels)}`,
+            parent: null,
+          },
+        },
+      })) as CallResult;
+      expect(deep.isError).toBe(true);
+      expect(deep.content[0]!.text).toMatch(/nested more than 64 levels/);
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('tool caps', () => {

@@ -4,6 +4,8 @@ import type { CatalogTool } from '../../../templates/runtime/contract/catalog.js
 import type { UpstreamResponse } from '../../../templates/runtime/upstream/http-client.js';
 import { pageResult } from '../../../templates/runtime/upstream/response.js';
 import { createResponseLinker, LINK_PAGE_BYTES } from '../../../templates/runtime/primitives/response-links.js';
+import { redactionOf, redactText } from '../../../templates/runtime/redaction/cut.js';
+import { secretForms } from '../../../templates/runtime/redaction/redact.js';
 
 function upstream(body: Buffer, contentType: string): UpstreamResponse {
   return {
@@ -11,7 +13,10 @@ function upstream(body: Buffer, contentType: string): UpstreamResponse {
     statusText: 'OK',
     header: (name) =>
       name === 'content-type' ? contentType : name === 'content-length' ? String(body.byteLength) : null,
-    readCapped: async (max) => ({ bytes: body.subarray(0, max), truncated: body.byteLength > max }),
+    readCapped: async (max, skip = 0) => {
+      const skipped = Math.min(skip, body.byteLength);
+      return { bytes: body.subarray(skipped, skipped + max), truncated: body.byteLength > skipped + max, skipped };
+    },
     discard: async () => undefined,
   } as UpstreamResponse;
 }
@@ -47,6 +52,36 @@ describe('pageResult', () => {
     }
     expect(texts.length).toBe(3);
     expect(texts.join('')).toBe(words);
+  });
+
+  it('reads a page from a window of the body, and the pages still join up, secrets redacted whole', async () => {
+    // Pages of 4 KiB: from the second one on, the body before the page's window is skipped, not held.
+    const secret = 'sk-live-Q7vX2mN9pL4rT8wY';
+    const words = Array.from({ length: 6_000 }, (_, i) => (i % 97 === 0 ? secret : i % 5 === 0 ? `é${i}€` : `w${i}`));
+    const body = Buffer.from(words.join(' '));
+    const redaction = redactionOf(secretForms([secret]));
+    const opts = { ...OPTS, redaction };
+    const texts: string[] = [];
+    let skippedMost = 0;
+    for (let index = 0, more = true; more; index++) {
+      const response = upstream(body, 'text/plain; charset=utf-8');
+      const read = response.readCapped.bind(response);
+      response.readCapped = async (max, skip) => {
+        skippedMost = Math.max(skippedMost, skip ?? 0);
+        expect(max).toBeLessThan(4 * 4096);
+        return read(max, skip);
+      };
+      const result = await pageResult(response, { index, size: 4096 }, opts);
+      const text = (result.content[0] as { text: string }).text;
+      expect(result.page!.offset).toBe(Buffer.byteLength(texts.join('').replaceAll('[redacted]', secret)));
+      texts.push(text);
+      more = result.page!.more;
+    }
+    expect(skippedMost).toBeGreaterThan(body.byteLength - 3 * 4096);
+    const joined = texts.join('');
+    expect(joined).toBe(redactText(words.join(' '), redaction));
+    expect(joined.includes('\ufffd')).toBe(false);
+    expect(texts.some((t) => /sk-l|Y\b/.test(t.replaceAll('[redacted]', '')))).toBe(false);
   });
 
   it('gives binary pages as blobs of exactly the page size', async () => {

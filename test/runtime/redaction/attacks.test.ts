@@ -303,3 +303,220 @@ describe('redaction that no cut defeats', () => {
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+/**
+ * Attack: a credential leaves as bytes. Binary content used to pass unredacted, and what counts as binary is, for
+ * a body with no content type (or one the server does not know), decided by its bytes: a caller puts one control
+ * character in an echoed argument and the echo of the Authorization header comes back as a base64 blob (or behind
+ * a response link, whose pages are blobs too), which any model decodes. A download that quotes the credential
+ * (a generated report, an archive of the request) was the same. The bytes of every secret form are overwritten.
+ */
+describe('binary bodies', () => {
+  /** Every base64 payload of the result decoded, with its text: what a model that decodes base64 reads. */
+  const decoded = (result: ToolResult): string =>
+    result.content
+      .map((c) =>
+        c.type === 'resource'
+          ? Buffer.from(c.resource.blob, 'base64').toString('latin1')
+          : c.type === 'image' || c.type === 'audio'
+            ? Buffer.from(c.data, 'base64').toString('latin1')
+            : c.type === 'text'
+              ? c.text
+              : '',
+      )
+      .join('\n');
+  const leaks = (text: string) => [...leakedPieces(text, TOKEN), ...leakedPieces(text, API_KEY)];
+
+  it('a body with no content type that the caller made look binary (a control character) holds no credential', async () => {
+    const { call } = setup({}, false, '');
+    const result = await call({ q: '\u0001' });
+    expect(result.content[0]!.type).toBe('resource');
+    expect(leaks(decoded(result))).toEqual([]);
+    // Only the credential's bytes changed: the rest of the echo is as the API sent it.
+    expect(decoded(result)).toBe(
+      `/echo\nq=\u0001\nauthorization: Bearer ${'*'.repeat(TOKEN.length)}\nx-api-key: ${'*'.repeat(API_KEY.length)}\nend`,
+    );
+  });
+
+  it.each(['', 'application/octet-stream', 'application/x-custom', 'image/png', 'audio/mpeg'])(
+    'nor does a binary body (%s) read through its response link',
+    async (contentType) => {
+      const { call, page } = setup({}, true, contentType);
+      const result = await call({ q: '\u0001' });
+      expect(leaks(decoded(result))).toEqual([]);
+      expect(leaks(decoded(await page({ q: '\u0001' }, 0)))).toEqual([]);
+    },
+  );
+
+  it('a right guess of the token echoed in a binary body and a wrong one give the same bytes, but for the guess', async () => {
+    const { call } = setup({}, false, 'application/octet-stream');
+    const wrong = 'ghp_Zq8LmW3xT7rYc2Vb9Nk5';
+    const right = decoded(await call({ q: `\u0001${TOKEN}` }));
+    const other = decoded(await call({ q: `\u0001${wrong}` }));
+    expect(right).toContain(`q=\u0001${TOKEN}\n`);
+    expect(right.split(TOKEN).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
+  });
+
+  it('nor do the pages of a binary body where a page ends inside the token', async () => {
+    const { page } = setup({ API_MAX_RESPONSE_BYTES: '1000' }, true, 'application/octet-stream');
+    const failures: string[] = [];
+    for (const at of [1, 4, 10, TOKEN.length - 4, TOKEN.length - 1]) {
+      const args = { q: pad(LINK_PAGE_BYTES - tokenOffset(0) - at) };
+      const pages = [await page(args, 0), await page(args, 1)];
+      const joined = pages.map(decoded).join('');
+      const pieces = leaks(joined);
+      if (pieces.length > 0) failures.push(`page cut ${at} into the token: ${pieces.join(', ')}`);
+      // The pages still join up to the body, byte for byte but the credential's.
+      expect(Buffer.byteLength(joined, 'latin1')).toBe(
+        Buffer.byteLength(`/echo\nq=${args.q}\nauthorization: Bearer ${TOKEN}\nx-api-key: ${API_KEY}\nend`),
+      );
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+/**
+ * Attack: a credential echoed in JSON that escapes more than JSON.stringify does. JSON may write any character as
+ * `\uXXXX` and `/` as `\/`, and real encoders do: PHP's json_encode escapes every `/` by default (Laravel,
+ * Symfony), .NET's System.Text.Json escapes `+` as `\u002B`, Go's `<`, `>` and `&`. A token in standard base64
+ * (AWS secret keys, Azure keys, a Basic credential) holds `/` and `+`, and the echo of it in an error body came
+ * back as it was: the model reads `\/` as `/`.
+ */
+describe('credentials echoed in JSON, escaped as other encoders escape them', () => {
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEY=';
+  /** How each encoder writes a string in JSON text. */
+  const encoders: Record<string, (text: string) => string> = {
+    'PHP json_encode': (text) => JSON.stringify(text).replaceAll('/', '\\/'),
+    '.NET System.Text.Json': (text) =>
+      JSON.stringify(text).replace(
+        /[+&<>'`]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+      ),
+    'every character as \\u': (text) =>
+      `"${[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`,
+  };
+
+  function jsonEcho(encode: (text: string) => string, status = 400) {
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      const headers = Object.fromEntries(new Headers(init?.headers).entries());
+      const q = new URL(String(url)).searchParams.get('q') ?? '';
+      const body = `{"error":"invalid credentials","q":${encode(q)},"authorization":${encode(headers['authorization'] ?? '')}}`;
+      return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    return (args: Record<string, unknown>) => callTool(deps, registry.get('echo')!, args);
+  }
+
+  /** The result's text as it is, then its structured content. */
+  const shown = (result: ToolResult) =>
+    `${result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')}\n${JSON.stringify(result.structuredContent ?? null)}`;
+
+  /** What a model reads: the text with JSON's escapes undone (as any model does when it reads JSON). */
+  const read = (result: ToolResult) =>
+    visible(result)
+      .replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\+\//g, '/');
+
+  it.each(Object.keys(encoders))('%s: no piece of the credential, in an error body or a success', async (name) => {
+    for (const status of [400, 200]) {
+      const result = await jsonEcho(encoders[name]!, status)({ q: 'x' });
+      expect(leakedPieces(read(result), SECRET)).toEqual([]);
+    }
+  });
+
+  it.each(Object.keys(encoders))('%s: a right guess echoed back and a wrong one give the same result', async (name) => {
+    const call = jsonEcho(encoders[name]!, 200);
+    const wrong = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEX=';
+    const encode = encoders[name]!;
+    // The guess as sent, and as the encoder would write it (a caller may write either into an argument).
+    for (const [rightGuess, wrongGuess] of [
+      [SECRET, wrong],
+      [encode(SECRET).slice(1, -1), encode(wrong).slice(1, -1)],
+    ] as const) {
+      const right = shown(await call({ q: rightGuess }));
+      const other = shown(await call({ q: wrongGuess }));
+      // The guess comes back as sent (the stand-in mapped back) or as the encoder wrote it (a wrong guess, echoed).
+      const guessAs = (text: string, guess: string) =>
+        [encode(guess), JSON.stringify(guess), `"${guess}"`].reduce(
+          (out, written) => out.split(written.slice(1, -1)).join('<guess>'),
+          text,
+        );
+      expect(guessAs(right, rightGuess)).toBe(guessAs(other, wrongGuess));
+    }
+  });
+});
+
+/**
+ * Attack: the same credential echoed in an HTML error page, escaped as HTML escapes it. Go's html/template writes
+ * `+` as `&#43;`, OWASP's encoders `/` as `&#x2F;`; a model reads entities as the characters they stand for.
+ */
+describe('credentials echoed in HTML, escaped as HTML encoders escape them', () => {
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEY=';
+  const entity = (c: string, hex: boolean) =>
+    hex ? `&#x${c.charCodeAt(0).toString(16).toUpperCase()};` : `&#${c.charCodeAt(0)};`;
+  const encoders: Record<string, (text: string) => string> = {
+    'Go html/template': (text) =>
+      text.replace(/[+"'&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? entity(c, false)),
+    'OWASP (hex entities for / + =)': (text) => text.replace(/[/+=&<>"']/g, (c) => entity(c, true)),
+    'named entities': (text) => text.replace(/[/+=]/g, (c) => ({ '/': '&sol;', '+': '&plus;', '=': '&equals;' })[c]!),
+  };
+  /** What a model reads: the page with its entities undone. */
+  const read = (result: ToolResult) =>
+    visible(result)
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+      .replace(
+        /&(sol|plus|equals|amp);/g,
+        (_, name: string) => ({ sol: '/', plus: '+', equals: '=', amp: '&' })[name]!,
+      );
+
+  it.each(Object.keys(encoders))('%s: no piece of the credential in the page', async (name) => {
+    const encode = encoders[name]!;
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      const authorization = new Headers(init?.headers).get('authorization') ?? '';
+      const page = `<html><body><h1>401</h1><p>Rejected: ${encode(authorization)}</p></body></html>`;
+      return new Response(page, { status: 401, headers: { 'content-type': 'text/html; charset=utf-8' } });
+    }) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    const result = await callTool(deps, registry.get('echo')!, { q: 'x' });
+    expect(leakedPieces(read(result), SECRET)).toEqual([]);
+    expect(visible(result)).toContain('Rejected: Bearer [redacted]');
+  });
+});
+
+/**
+ * Attack: the credential echoed percent-encoded as other encoders write it. .NET's HttpUtility.UrlEncode writes
+ * lowercase hex (`%2f`, `%2b`) and spaces as `+`; some encoders escape every character. Only encodeURIComponent's
+ * own form (uppercase, unreserved characters as they are) was known.
+ */
+describe('credentials echoed percent-encoded, as other encoders encode them', () => {
+  const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCY/EXAMPLEKEY=';
+  const encoders: Record<string, (text: string) => string> = {
+    'HttpUtility.UrlEncode (lowercase hex, + for space)': (text) =>
+      encodeURIComponent(text)
+        .replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())
+        .replaceAll('%20', '+'),
+    'every byte': (text) => [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+  };
+
+  it.each(Object.keys(encoders))('%s: no piece of the credential', async (name) => {
+    const encode = encoders[name]!;
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      const authorization = new Headers(init?.headers).get('authorization') ?? '';
+      return new Response(`{"debug":"authorization=${encode(authorization)}"}`, {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    }) as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    const result = await callTool(deps, registry.get('echo')!, { q: 'x' });
+    const read = decodeURIComponent(visible(result).replaceAll('+', ' '));
+    expect(leakedPieces(read, SECRET)).toEqual([]);
+  });
+});

@@ -187,7 +187,7 @@ export function registerResourcesAndPrompts(server: Server, current: () => Serve
       const resource = served.resources.get(uri);
       if (resource) return { contents: await resource.read(contextOf(ctx)) };
       for (const { template, matches } of templatesOf(served)) {
-        const variables = matches(uri);
+        const variables = await matches(uri);
         if (variables) return { contents: await template.read(uri, variables, contextOf(ctx)) };
       }
       throw new ResourceNotFoundError(uri, `Resource ${uri} not found`);

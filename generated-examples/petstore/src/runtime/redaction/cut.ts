@@ -42,18 +42,35 @@ const redactions = new WeakMap<readonly string[], Redaction>();
 function measured(forms: readonly string[]): Redaction {
   const longest = forms.reduce((max, form) => Math.max(max, form.length), 0);
   const longestBytes = forms.reduce((max, form) => Math.max(max, Buffer.byteLength(form)), 0);
-  return { forms, lookaheadBytes: longestBytes, edgeChars: Math.max(MIN_EDGE_CHARS, longest) };
+  // A form written with escapes takes up to 10 bytes (`&#1114111;`) a UTF-16 unit: read that far past a cut.
+  return {
+    forms,
+    lookaheadBytes: Math.max(longestBytes, ESCAPE_MAX * longest),
+    edgeChars: Math.max(MIN_EDGE_CHARS, longest),
+  };
 }
+
+/** The longest an escape (secretSpans) writes one character: `&#1114111;`, `&#x10FFFF;`. */
+const ESCAPE_MAX = 10;
 
 /** No secrets to find: a cut still drops the partial word at its edge. */
 export const NO_SECRETS: Redaction = redactionOf([]);
 
-/** Where the secrets are in a text: the [start, end) spans of their occurrences, overlapping ones merged, in order. */
+/**
+ * Where the secrets are in a text: the [start, end) spans of their occurrences, overlapping ones merged, in order.
+ * An occurrence is a form as written, or a form written with escapes: JSON may write any character as `\uXXXX`
+ * (in either case) and `/` as `\/`, and encoders do (PHP's json_encode escapes every `/`, .NET's
+ * System.Text.Json escapes `+`); HTML as a numeric or named character reference (Go's html/template writes `+`
+ * as `&#43;`, OWASP's encoders `/` as `&#x2F;`); and percent-encoding in other hands than encodeURIComponent's
+ * (.NET's HttpUtility.UrlEncode writes `%2f`, some encoders every byte). So a form is also looked for in the text
+ * with those undone (ASCII characters only, for percent-encoding).
+ */
 export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const form of forms) {
     for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) spans.push([at, at + form.length]);
   }
+  if (forms.length > 0 && mayBeEscaped(text)) spans.push(...escapedSpans(text, forms));
   if (spans.length < 2) return spans;
   spans.sort((a, b) => a[0] - b[0]);
   const merged: Array<[number, number]> = [spans[0]!];
@@ -63,6 +80,125 @@ export function secretSpans(text: string, forms: readonly string[]): Array<[numb
     else merged.push([start, end]);
   }
   return merged;
+}
+
+/** Whether a secret occurs in the text, as written or JSON-escaped (see secretSpans). */
+export function holdsSecret(text: string, forms: readonly string[]): boolean {
+  if (forms.some((form) => text.includes(form))) return true;
+  return forms.length > 0 && mayBeEscaped(text) && escapedSpans(text, forms).length > 0;
+}
+
+/**
+ * Whether the text may have an escape the forms (secretForms) do not already cover: `\/`, `\uXXXX`, an HTML
+ * character reference or percent-encoding. Text with none (most JSON, whose only escapes are `\n` and `\"`) is
+ * not read again unescaped.
+ */
+function mayBeEscaped(text: string): boolean {
+  return text.includes('\\u') || text.includes('\\/') || MAY_BE_ESCAPED.test(text);
+}
+
+/** An HTML character reference, or a percent-encoded ASCII character. */
+const MAY_BE_ESCAPED = /&(?:#|[A-Za-z]{2,6};)|%[0-7][0-9a-fA-F]/;
+
+/** HTML character references: decimal, hexadecimal, and the named ones encoders write for URL and base64 text. */
+const HTML_REFERENCE = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{2,6}));/;
+const NAMED_REFERENCES: ReadonlyMap<string, string> = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['sol', '/'],
+  ['plus', '+'],
+  ['equals', '='],
+  ['percnt', '%'],
+  ['colon', ':'],
+  ['grave', '`'],
+]);
+
+/** The character an escape at `text[i]` stands for and the escape's length, or undefined when none starts there. */
+function escapeAt(text: string, i: number): { chars: string; width: number } | undefined {
+  const first = text[i];
+  if (first === '\\') {
+    const next = text[i + 1];
+    const short = next === undefined ? undefined : SHORT_ESCAPES[next];
+    if (short !== undefined) return { chars: short, width: 2 };
+    if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+      return { chars: String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), width: 6 };
+    return undefined;
+  }
+  if (first === '%') {
+    const hex = text.slice(i + 1, i + 3);
+    return /^[0-7][0-9a-fA-F]$/.test(hex) ? { chars: String.fromCharCode(parseInt(hex, 16)), width: 3 } : undefined;
+  }
+  if (first !== '&') return undefined;
+  const match = HTML_REFERENCE.exec(text.slice(i, i + ESCAPE_MAX));
+  if (!match) return undefined;
+  const [whole, decimal, hex, name] = match;
+  const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : undefined;
+  if (code !== undefined)
+    return code <= 0x10ffff ? { chars: String.fromCodePoint(code), width: whole.length } : undefined;
+  const named = NAMED_REFERENCES.get(name!);
+  return named === undefined ? undefined : { chars: named, width: whole.length };
+}
+
+/** What JSON's one-letter escapes stand for. */
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/**
+ * The occurrences of the forms in the text read with its escapes undone (escapeAt), as spans of the text itself.
+ * Only those that take in an escape: the others were found as written.
+ */
+function escapedSpans(text: string, forms: readonly string[]): Array<[number, number]> {
+  // The unescaped text, and for each of its UTF-16 units where it starts and ends in the text.
+  const pieces: string[] = [];
+  const starts = new Uint32Array(text.length);
+  const ends = new Uint32Array(text.length);
+  let units = 0;
+  let escapes = 0;
+  const plain = (from: number, to: number) => {
+    pieces.push(text.slice(from, to));
+    for (let at = from; at < to; at++) {
+      starts[units] = at;
+      ends[units++] = at + 1;
+    }
+  };
+  let i = 0;
+  for (const candidate of text.matchAll(/[\\&%]/g)) {
+    if (candidate.index < i) continue; // inside the escape just read
+    const escape = escapeAt(text, candidate.index);
+    if (!escape) continue;
+    plain(i, candidate.index);
+    escapes++;
+    pieces.push(escape.chars);
+    // A reference to a character past U+FFFF stands for two units, both of them the whole reference.
+    for (let unit = 0; unit < escape.chars.length; unit++) {
+      starts[units] = candidate.index;
+      ends[units++] = candidate.index + escape.width;
+    }
+    i = candidate.index + escape.width;
+  }
+  plain(i, text.length);
+  const view = pieces.join('');
+  if (escapes === 0) return [];
+  const spans: Array<[number, number]> = [];
+  for (const form of forms) {
+    for (let at = view.indexOf(form); at !== -1; at = view.indexOf(form, at + 1)) {
+      const start = starts[at]!;
+      const end = ends[at + form.length - 1]!;
+      if (end - start !== form.length) spans.push([start, end]);
+    }
+  }
+  return spans;
 }
 
 /** The text with each span replaced by `[redacted]`. */
@@ -116,6 +252,38 @@ export function cutEnd(text: string, at: number, redaction: Redaction, more = fa
     ),
     end,
   };
+}
+
+/** What overwrites each byte of a secret in binary content: `*`. */
+const MASK_BYTE = 0x2a;
+
+/**
+ * Binary content (an image, a download, a body with no text type) cannot be cut or have `[redacted]` put in: every
+ * secret form found in its bytes (as UTF-8) is overwritten by as many `*`, so the content keeps its size and
+ * every byte but the secret's. Without this, a caller who makes an echo look binary (one control character in an
+ * echoed argument, for a body without a content type) would read the credential back in base64. A copy when a
+ * secret is found; the bytes themselves otherwise.
+ */
+export function maskSecretBytes(bytes: Uint8Array, redaction: Redaction): Uint8Array {
+  if (redaction.forms.length === 0 || bytes.byteLength === 0) return bytes;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let masked: Buffer | undefined;
+  for (const needle of formBytesOf(redaction)) {
+    // Searched in the bytes as received, so overlapping occurrences are all found.
+    for (let at = view.indexOf(needle); at !== -1; at = view.indexOf(needle, at + 1)) {
+      masked ??= Buffer.from(view);
+      masked.fill(MASK_BYTE, at, at + needle.byteLength);
+    }
+  }
+  return masked ?? bytes;
+}
+
+const formBytes = new WeakMap<Redaction, Buffer[]>();
+
+function formBytesOf(redaction: Redaction): Buffer[] {
+  let bytes = formBytes.get(redaction);
+  if (!bytes) formBytes.set(redaction, (bytes = redaction.forms.map((form) => Buffer.from(form))));
+  return bytes;
 }
 
 /** How many characters of `text` fit in `maxBytes` of UTF-8 (a character is never split). */

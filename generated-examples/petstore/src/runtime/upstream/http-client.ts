@@ -19,6 +19,8 @@ export interface CappedBody {
   bytes: Uint8Array;
   /** More bytes were available than the cap allowed; the rest was never read. */
   truncated: boolean;
+  /** Bytes of the body before `bytes`, read and dropped: `skipBytes`, fewer when the body ended first (absent: 0). */
+  skipped?: number;
 }
 
 export interface UpstreamResponse {
@@ -27,8 +29,11 @@ export interface UpstreamResponse {
   readonly statusText: string;
   /** A header's value (repeated headers joined with ', '), or null. `name` is lowercase. */
   header(name: string): string | null;
-  /** The body, decoded per Content-Encoding, at most maxBytes of it. */
-  readCapped(maxBytes: number): Promise<CappedBody>;
+  /**
+   * The body, decoded per Content-Encoding, at most maxBytes of it. With `skipBytes`, the body's first
+   * `skipBytes` bytes are read and dropped as they arrive, never held, and maxBytes count from there.
+   */
+  readCapped(maxBytes: number, skipBytes?: number): Promise<CappedBody>;
   /** Drops the body unread, so the connection can be released. */
   discard(): Promise<void>;
 }
@@ -109,26 +114,34 @@ export function fromFetchResponse(res: Response): UpstreamResponse {
     status: res.status,
     statusText: res.statusText,
     header: (name) => res.headers.get(name),
-    readCapped: (maxBytes) => readFetchBody(res, maxBytes),
+    readCapped: (maxBytes, skipBytes) => readFetchBody(res, maxBytes, skipBytes),
     discard: async () => {
       await res.body?.cancel().catch(() => undefined);
     },
   };
 }
 
-async function readFetchBody(res: Response, maxBytes: number): Promise<CappedBody> {
-  if (res.body === null) return { bytes: new Uint8Array(0), truncated: false };
+async function readFetchBody(res: Response, maxBytes: number, skipBytes = 0): Promise<CappedBody> {
+  if (res.body === null) return { bytes: new Uint8Array(0), truncated: false, skipped: 0 };
   const reader = res.body.getReader();
   const chunks: Buffer[] = [];
   let size = 0;
+  let toSkip = skipBytes;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return { bytes: joined(chunks, size), truncated: false };
-    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (done) return { bytes: joined(chunks, size), truncated: false, skipped: skipBytes - toSkip };
+    let chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (toSkip > 0) {
+      // Dropped as it comes: a far page of a large body costs its reading, not its size in memory.
+      const dropped = Math.min(toSkip, chunk.byteLength);
+      toSkip -= dropped;
+      if (dropped === chunk.byteLength) continue;
+      chunk = chunk.subarray(dropped);
+    }
     if (size + chunk.byteLength > maxBytes) {
       chunks.push(chunk.subarray(0, maxBytes - size));
       await reader.cancel().catch(() => undefined);
-      return { bytes: joined(chunks, maxBytes), truncated: true };
+      return { bytes: joined(chunks, maxBytes), truncated: true, skipped: skipBytes };
     }
     chunks.push(chunk);
     size += chunk.byteLength;
