@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAllTools, type ListedTool } from '../../../templates/runtime/contract/listing.js';
 import { generateAndBuild, REPO_ROOT, type BuiltProject } from '../../helpers/generated-project.js';
@@ -51,6 +52,22 @@ function body(tools: Array<{ name: string; inputSchema: unknown }>): Schema {
   return typeof listed.$ref === 'string' ? schema.$defs[listed.$ref.split('/').pop()!] : listed;
 }
 const square = { geometry: { kind: 'square', side: 2 }, label: 'box', metadata: { color: 'red' } };
+
+/** JSON text of arrays nested 200,000 levels deep. */
+const DEEP_JSON_TEXT = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+
+/** A strict-mode createShape whose `fields` hold the deep JSON text: refused by the depth limit, nothing sent. */
+async function expectDeepTextRefused(client: Client, fields: Record<string, unknown>): Promise<void> {
+  upstream.requests.length = 0;
+  const body = { geometry: { kind: 'square', side: 2, radius: null }, label: 'box', homepage: null, parent: null };
+  const deep = (await client.callTool({
+    name: 'createShape',
+    arguments: { body: { ...body, metadata: null, ...fields } },
+  })) as CallResult;
+  expect(deep.isError).toBe(true);
+  expect(deep.content[0]!.text).toMatch(/nested more than 64 levels/);
+  expect(upstream.requests).toHaveLength(0);
+}
 
 function expectCreated(result: CallResult, sent: unknown): void {
   expect(result.isError, result.content[0]?.text).toBeFalsy();
@@ -228,23 +245,7 @@ describe('OpenAI strict mode, named through MCP_CLIENT_PROFILES', () => {
       'strict-agent',
     );
     try {
-      upstream.requests.length = 0;
-      const levels = 200_000;
-      const deep = (await client.callTool({
-        name: 'createShape',
-        arguments: {
-          body: {
-            geometry: { kind: 'square', side: 2, radius: null },
-            label: 'box',
-            homepage: null,
-            metadata: `${'['.repeat(levels)}${']'.repeat(levels)}`,
-            parent: null,
-          },
-        },
-      })) as CallResult;
-      expect(deep.isError).toBe(true);
-      expect(deep.content[0]!.text).toMatch(/nested more than 64 levels/);
-      expect(upstream.requests).toHaveLength(0);
+      await expectDeepTextRefused(client, { metadata: DEEP_JSON_TEXT });
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     } finally {
       await client.close();
@@ -259,24 +260,7 @@ describe('OpenAI strict mode, named through MCP_CLIENT_PROFILES', () => {
       { capabilities: { elicitation: { form: {} } } },
     );
     try {
-      upstream.requests.length = 0;
-      const levels = 200_000;
-      const deep = (await client.callTool({
-        name: 'createShape',
-        arguments: {
-          body: {
-            geometry: { kind: 'square', side: 2, radius: null },
-            label: 'box',
-            homepage: null,
-            metadata: null,
-            extra: `${'['.repeat(levels)}${']'.repeat(levels)}`,
-            parent: null,
-          },
-        },
-      })) as CallResult;
-      expect(deep.isError).toBe(true);
-      expect(deep.content[0]!.text).toMatch(/nested more than 64 levels/);
-      expect(upstream.requests).toHaveLength(0);
+      await expectDeepTextRefused(client, { metadata: null, extra: DEEP_JSON_TEXT });
     } finally {
       await client.close();
     }
