@@ -63,7 +63,9 @@ export const NO_SECRETS: Redaction = redactionOf([]);
  * System.Text.Json escapes `+`); HTML as a numeric or named character reference (Go's html/template writes `+`
  * as `&#43;`, OWASP's encoders `/` as `&#x2F;`); and percent-encoding in other hands than encodeURIComponent's
  * (.NET's HttpUtility.UrlEncode writes `%2f`, some encoders every byte). So a form is also looked for in the text
- * with those undone (ASCII characters only, for percent-encoding).
+ * with those undone (ASCII characters only, for percent-encoding). Undone by hand (escapeAt): a span must point
+ * back into the text as written, and the decoders at hand (JSON.parse, entities, decodeURIComponent) give only
+ * the decoded text, with no map from its characters to where they were written.
  */
 export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
