@@ -19,8 +19,9 @@ export type UriMatcher = (uri: string) => Promise<Variables | null>;
 export function uriMatcher(uriTemplate: string): UriMatcher {
   const queryAt = uriTemplate.search(/\{[?&]/);
   const pathTemplate = queryAt < 0 ? uriTemplate : uriTemplate.slice(0, queryAt);
-  // The SDK's parser checks the template now (an owner's bad template fails at start, as it did); RE2 on first use.
-  const { parts } = new UriTemplate(pathTemplate) as unknown as { parts: Array<string | TemplatePart> };
+  // The SDK checks the template now (an owner's bad template fails at start, as it did); RE2 on first use.
+  new UriTemplate(pathTemplate);
+  const parts = templateParts(pathTemplate);
   let compiled: Promise<PathMatcher> | undefined;
   const path = () => (compiled ??= loadRe2().then((re2) => linearPathMatcher(parts, re2)));
   const queryNames =
@@ -87,13 +88,34 @@ function linearPathMatcher(
     const variables: Variables = {};
     names.forEach(({ name, exploded }, i) => {
       const value = match.group(i + 1) ?? '';
-      variables[name.replace('*', '')] = exploded && value.includes(',') ? value.split(',') : value;
+      variables[name] = exploded && value.includes(',') ? value.split(',') : value;
     });
     return variables;
   };
 }
 
 type PathMatcher = (uri: string) => Variables | null;
+
+/**
+ * A template's literal text and its expressions (RFC 6570: `{`, an operator, names, `}`), each expression read as
+ * the SDK's match reads it: by its operator, its first name, and whether it is exploded (`*`).
+ */
+function templateParts(template: string): Array<string | TemplatePart> {
+  const parts: Array<string | TemplatePart> = [];
+  let literalFrom = 0;
+  for (const { 0: whole, 1: expression = '', index } of template.matchAll(/\{([^}]*)\}/g)) {
+    if (index > literalFrom) parts.push(template.slice(literalFrom, index));
+    const operator = OPERATORS.find((op) => expression.startsWith(op)) ?? '';
+    const names = expression.slice(operator.length).split(',');
+    const name = names.map((n) => n.replace('*', '').trim()).find((n) => n !== '') ?? '';
+    parts.push({ name, operator, exploded: expression.includes('*') });
+    literalFrom = index + whole.length;
+  }
+  if (literalFrom < template.length) parts.push(template.slice(literalFrom));
+  return parts;
+}
+
+const OPERATORS = ['+', '#', '.', '/', '?', '&'];
 
 interface TemplatePart {
   name: string;
