@@ -520,3 +520,146 @@ describe('credentials echoed percent-encoded, as other encoders encode them', ()
     expect(leakedPieces(read, SECRET)).toEqual([]);
   });
 });
+
+/**
+ * Attack: a credential with a space or a character past ASCII (a password, a passphrase), echoed as encoders
+ * other than encodeURIComponent write it: .NET's HttpUtility.UrlEncode (lowercase `%c3%a4`, `+` for a space),
+ * URLSearchParams and PHP's urlencode (`+`), JavaScript's `escape()` (`%E4`), every byte encoded, `\x` escapes of
+ * string literals and their debug dumps. Before, only ASCII percent-escapes were undone and `+` was never a
+ * space: each came back whole (`p%c3%a4ss+w0rd%2fK7%2bx%c3%9f3`), and so did the credential's base64.
+ */
+describe('credentials with a space or non-ASCII characters, echoed as other encoders write them', () => {
+  const SECRET = 'p\u00e4ss w0rd/K7+x\u00df3 \u20ac\u{1F511}9';
+  const bytesOf = (text: string) => [...Buffer.from(text)];
+  const hex = (b: number) => b.toString(16).padStart(2, '0');
+  const encoders: Record<string, { encode: (text: string) => string; decode: (text: string) => string }> = {
+    'HttpUtility.UrlEncode (lowercase, + for a space)': {
+      encode: (t) =>
+        encodeURIComponent(t)
+          .replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())
+          .replaceAll('%20', '+'),
+      decode: (t) => decodeURIComponent(t.replaceAll('+', ' ')),
+    },
+    'URLSearchParams (+ for a space)': {
+      encode: (t) => new URLSearchParams({ a: t }).toString().slice(2),
+      decode: (t) => decodeURIComponent(t.replaceAll('+', ' ')),
+    },
+    'every byte, lowercase': {
+      encode: (t) =>
+        bytesOf(t)
+          .map((b) => `%${hex(b)}`)
+          .join(''),
+      decode: (t) => decodeURIComponent(t),
+    },
+    'escape() (Latin-1 bytes, %uXXXX)': { encode: (t) => escape(t), decode: (t) => unescape(t) },
+    '\\x escapes of a string literal': {
+      encode: (t) =>
+        [...t]
+          .map((c) => (c.charCodeAt(0) < 0x100 && !/[a-z0-9]/i.test(c) ? `\\x${hex(c.charCodeAt(0))}` : c))
+          .join(''),
+      decode: (t) => t.replace(/\\x([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    },
+  };
+
+  const echoing = (body: (secret: string) => string) => {
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async () =>
+      new Response(body(SECRET), {
+        status: 200,
+        headers: { 'content-type': 'text/plain' },
+      })) as unknown as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    return callTool(deps, registry.get('echo')!, { q: 'x' });
+  };
+
+  it.each(Object.keys(encoders))('%s: no piece of the credential', async (name) => {
+    const { encode, decode } = encoders[name]!;
+    const result = await echoing((secret) => `debug: password=${encode(secret)}; end`);
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toBe('debug: password=[redacted]; end');
+    expect(leakedPieces(decode(text), SECRET)).toEqual([]);
+  });
+
+  it.each([0, 1, 2])(
+    'base64 and base64url, %i bytes into a longer encoded text: no piece of the credential',
+    async (before) => {
+      for (const alphabet of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(`${'#'.repeat(before)}${SECRET}#tail`).toString(alphabet);
+        const result = await echoing(() => `{"payload":"${encoded}"}`);
+        const text = (result.content[0] as { text: string }).text;
+        expect(text).toContain('[redacted]');
+        // What is left shows at most the 4 bits the credential's first and last characters share with the rest.
+        const shown = text
+          .split('[redacted]')
+          .map((part) => Buffer.from(part.replace(/[^A-Za-z0-9+/_-]/g, ''), alphabet).toString('latin1'));
+        expect(leakedPieces(shown.join('\n'), Buffer.from(SECRET).toString('latin1'))).toEqual([]);
+      }
+    },
+  );
+
+  it('a guess of the credential sent base64-encoded or form-encoded tells nothing', async () => {
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: SECRET, API_KEY };
+    const fakeFetch = (async (url: string | URL | Request) =>
+      new Response(`q=${new URL(String(url)).searchParams.get('q')}`, { status: 200 })) as unknown as typeof fetch;
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: fakeFetch };
+    const wrong = SECRET.replace('w0rd', 'w1rd');
+    for (const encode of [
+      (t: string) => Buffer.from(t).toString('base64'),
+      encoders['URLSearchParams (+ for a space)']!.encode,
+    ]) {
+      const right = visible(await callTool(deps, registry.get('echo')!, { q: encode(SECRET) }));
+      const other = visible(await callTool(deps, registry.get('echo')!, { q: encode(wrong) }));
+      expect(right.split(encode(SECRET)).join('<guess>')).toBe(other.split(encode(wrong)).join('<guess>'));
+    }
+  });
+});
+
+/**
+ * Attack: a credential echoed in a binary body as UTF-16 (Windows APIs, Java's and .NET's serializers, a PDF's or
+ * an Office document's strings). Only its UTF-8 bytes were masked: the UTF-16 echo of the headers came back whole.
+ */
+describe('credentials echoed as UTF-16 in binary content', () => {
+  const utf16Echo = (littleEndian: boolean) =>
+    (async (_url: string | URL | Request, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      const le = Buffer.from(
+        `authorization: ${headers.get('authorization')}\nq=${new URL(String(_url)).searchParams.get('q')}`,
+        'utf16le',
+      );
+      return new Response(littleEndian ? le : Buffer.from(le).swap16(), {
+        status: 200,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+    }) as unknown as typeof fetch;
+  const call = (littleEndian: boolean, q: string) => {
+    const registry = registryOf(catalog);
+    const env = { API_TOKEN: TOKEN, API_KEY };
+    const deps: CallDeps = { registry, config: readConfig(env), env, log: silent, fetch: utf16Echo(littleEndian) };
+    return callTool(deps, registry.get('echo')!, { q });
+  };
+  const read = (result: ToolResult, littleEndian: boolean) => {
+    const c = result.content[0]!;
+    const bytes = Buffer.from(c.type === 'resource' ? c.resource.blob : '', 'base64');
+    return (littleEndian ? bytes : Buffer.from(bytes).swap16()).toString('utf16le');
+  };
+
+  it.each([true, false])('little-endian %s: the token is masked, as in UTF-8', async (littleEndian) => {
+    const text = read(await call(littleEndian, 'x'), littleEndian);
+    expect(leakedPieces(text, TOKEN)).toEqual([]);
+    // Masked in place: the rest keeps its bytes (a mask of the other byte order may take one byte either side).
+    expect(text).toMatch(/^authorization: Bearer.{1,2}\u2a2a{20,}.{0,2}q=x$/su);
+    expect(text.length).toBe(`authorization: Bearer ${TOKEN}\nq=x`.length);
+  });
+
+  it.each([true, false])(
+    'little-endian %s: a right guess and a wrong one give the same bytes, but for the guess',
+    async (littleEndian) => {
+      const wrong = 'ghp_Zq8LmW3xT7rYc2Vb9Nk5';
+      const right = read(await call(littleEndian, TOKEN), littleEndian);
+      const other = read(await call(littleEndian, wrong), littleEndian);
+      expect(right.split(TOKEN).join('<guess>')).toBe(other.split(wrong).join('<guess>'));
+    },
+  );
+});
