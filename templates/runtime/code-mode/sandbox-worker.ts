@@ -44,6 +44,10 @@ port.on('message', (message: ToWorker) => {
     answers.delete(message.id);
   } else {
     void run(message).then((outcome) => {
+      // Calls the program left unanswered die with it: a waiting answer holds the program's whole instance,
+      // and this worker may run many programs (before, one call left pending per program kept each one's
+      // memory for the worker's life: 60 programs, 586 MiB).
+      answers.clear();
       post({ type: 'outcome', outcome });
       void compileQuickJs().then((wasm) => makeAhead(wasm, message.limits.memoryBytes));
     });

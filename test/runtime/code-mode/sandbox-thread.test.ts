@@ -105,6 +105,19 @@ describe('sandbox thread: memory', () => {
     expect(await other).toMatchObject({ ok: true, json: String(50 * MiB + 7) });
     expect(errorOf(await bomb).kind).toBe('memory');
   });
+
+  // Attack: each program touches 10 MiB (within the 16 MiB a worker is kept after), starts a call it never awaits
+  // and returns. The worker kept the call's answer waiting, and with it the program's whole instance, for as long
+  // as the worker lived: 60 such programs, 25 ms each, grew the process by 586 MiB (15 MiB for 60 programs
+  // without the call), and every further one by 10 MiB more, until the machine ran out.
+  it('a program that returns with a call unanswered leaves nothing behind in its worker', async () => {
+    const program = 'new Uint8Array(10 << 20).fill(1);\napi.never({});\nreturn 1;';
+    const baseline = process.memoryUsage.rss();
+    for (let i = 0; i < 40; i++)
+      expect(await run(program, { call: upstreamAfter(60_000) })).toMatchObject({ ok: true });
+    // Generous: 40 programs leaked about 390 MiB; without the leak the process grows by some 15–60 MiB.
+    expect(process.memoryUsage.rss() - baseline).toBeLessThan(200 * MiB);
+  });
 });
 
 describe('sandbox thread: time', () => {
