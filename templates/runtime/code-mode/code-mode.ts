@@ -101,6 +101,7 @@ async function execute(ctx: CodeToolContext, program: string): Promise<ToolResul
       maxComputeMs: Math.min(settings.timeoutMs, MAX_COMPUTE_MS),
       memoryBytes: settings.memoryMb * 1024 * 1024,
       maxCalls: settings.maxCalls,
+      maxResultBytes: settings.maxResultBytes,
     },
     now: Date.now(),
     call: (name, args, signal, sending) => apiCall(ctx, run, { name, args, signal, sending }),
@@ -204,9 +205,10 @@ function isJson(text: string): boolean {
 function programResult(outcome: SandboxOutcome, maxBytes: number): ToolResult {
   const logs = outcome.logs.length > 0 ? `\n\nconsole output:\n${outcome.logs.join('\n')}` : '';
   const calls = `\n\n(${outcome.calls} API call${outcome.calls === 1 ? '' : 's'})`;
-  if (!outcome.ok) return errorResult(capped(`${describeError(outcome.error)}${logs}`, maxBytes) + calls);
+  const omitted = outcome.omittedBytes ?? 0;
+  if (!outcome.ok) return errorResult(capped(`${describeError(outcome.error)}${logs}`, maxBytes, omitted) + calls);
   const value = outcome.json ?? 'undefined (the program returned nothing: end it with `return <value>`)';
-  return { content: [{ type: 'text', text: capped(`${value}${logs}`, maxBytes) }] };
+  return { content: [{ type: 'text', text: capped(`${value}${logs}`, maxBytes, omitted) }] };
 }
 
 /** What a model needs to fix its program: the kind of error, the line, and for a failed call its status and body. */
@@ -227,10 +229,13 @@ function describeError(error: SandboxError): string {
   }
 }
 
-/** Cut to `maxBytes` of UTF-8, with a note saying so (a cut never splits a character, nor leaves part of a word). */
-function capped(text: string, maxBytes: number): string {
+/**
+ * Cut to `maxBytes` of UTF-8, with a note saying so (a cut never splits a character, nor leaves part of a word).
+ * `omitted`: bytes the sandbox already left out (sandbox.ts handedOut), so the text was cut short already.
+ */
+function capped(text: string, maxBytes: number, omitted = 0): string {
   const bytes = Buffer.byteLength(text);
-  if (bytes <= maxBytes) return text;
+  if (bytes <= maxBytes && omitted === 0) return text;
   const cut = cutEnd(text, charsWithinBytes(text, maxBytes), NO_SECRETS, true).text;
-  return `${cut}…[truncated: ${bytes - Buffer.byteLength(cut)} more bytes not shown (MCP_CODE_MAX_RESULT_BYTES); return less, e.g. only the fields you need]`;
+  return `${cut}…[truncated: ${bytes + omitted - Buffer.byteLength(cut)} more bytes not shown (MCP_CODE_MAX_RESULT_BYTES); return less, e.g. only the fields you need]`;
 }

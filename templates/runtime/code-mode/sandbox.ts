@@ -11,6 +11,7 @@
  * terminating it (sandbox-thread.ts); in-process (Workers) the interrupt handler enforces them here. Other
  * limits: stack depth, the number of calls, and the size and depth of a call's arguments.
  */
+import { Buffer } from 'node:buffer';
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { ComputeClock } from './compute-clock.js';
 import { cutEnd, NO_SECRETS } from '../redaction/cut.js';
@@ -24,6 +25,11 @@ export interface SandboxLimits {
   maxComputeMs: number;
   memoryBytes: number;
   maxCalls: number;
+  /**
+   * Bytes of a result that can be shown (MCP_CODE_MAX_RESULT_BYTES): what a program hands out (its result, an
+   * error's name, message and body) is cut to this many characters where it leaves the sandbox.
+   */
+  maxResultBytes: number;
 }
 
 /**
@@ -79,7 +85,14 @@ export interface SandboxError {
 export type SandboxOutcome = (
   | { ok: true; /** JSON text of the returned value; undefined when the program returned nothing. */ json?: string }
   | { ok: false; error: SandboxError }
-) & { logs: string[]; calls: number; /** Size the program's WebAssembly memory grew to. */ heapBytes?: number };
+) & {
+  logs: string[];
+  calls: number;
+  /** Size the program's WebAssembly memory grew to. */
+  heapBytes?: number;
+  /** UTF-8 bytes of what the program handed out that were left out where it left the sandbox (handedOut). */
+  omittedBytes?: number;
+};
 
 /** QuickJS's own stack limit, well inside the WebAssembly stack, so deep recursion is a RangeError, not a crash. */
 const MAX_STACK_BYTES = 256 * 1024;
@@ -127,6 +140,7 @@ class Execution {
   private readonly clock: ComputeClock;
   private calls = 0;
   private answered = 0;
+  private omittedBytes = 0;
   private settle!: (outcome: SandboxOutcome) => void;
   private readonly settled: Promise<SandboxOutcome>;
   private ended = false;
@@ -315,20 +329,36 @@ class Execution {
   }
 
   private done(json: string | undefined): void {
-    this.finish({ ok: true, ...(json !== undefined ? { json } : {}), logs: this.logs, calls: this.calls });
+    const kept = json === undefined ? undefined : this.handedOut(json);
+    this.finish({ ok: true, ...(kept !== undefined ? { json: kept } : {}), logs: this.logs, calls: this.calls });
   }
 
+  /**
+   * Text the program hands out, cut to what can be shown (`maxResultBytes` characters are at least as many bytes),
+   * counting what was left out. Cut here, not where it is shown: the whole text would cross to the server's thread
+   * and be held there, up to the program's whole memory for every program running.
+   */
+  private handedOut(text: string): string {
+    const max = this.run.limits.maxResultBytes;
+    if (text.length <= max) return text;
+    const kept = text.slice(0, max);
+    this.omittedBytes += Buffer.byteLength(text) - Buffer.byteLength(kept);
+    return kept;
+  }
+
+  /** What the prelude reports of an uncaught error: any values the program gave it, read as the types they should be. */
   private programFailed(errorJson: string): void {
-    const thrown = JSON.parse(errorJson) as ThrownError;
-    const line = programLine(thrown.stack ?? '');
+    const thrown = JSON.parse(errorJson) as Record<keyof ThrownError, unknown>;
+    const line = programLine(typeof thrown.stack === 'string' ? thrown.stack : '');
+    const { status, body } = thrown;
     this.finish(
       this.failed({
-        kind: this.kindOf(thrown.message),
-        name: thrown.name,
-        message: thrown.message,
+        kind: this.kindOf(String(thrown.message)),
+        name: this.handedOut(String(thrown.name)),
+        message: this.handedOut(String(thrown.message)),
         ...(line !== undefined ? { line } : {}),
-        ...(thrown.status !== undefined ? { status: thrown.status } : {}),
-        ...(thrown.body !== undefined ? { body: thrown.body } : {}),
+        ...(typeof status === 'number' ? { status } : {}),
+        ...(typeof body === 'string' ? { body: this.handedOut(body) } : {}),
       }),
     );
   }
@@ -343,7 +373,7 @@ class Execution {
   private finish(outcome: SandboxOutcome): void {
     if (this.ended) return;
     this.ended = true;
-    this.settle(outcome);
+    this.settle(this.omittedBytes > 0 ? { ...outcome, omittedBytes: this.omittedBytes } : outcome);
   }
 
   private failed(error: SandboxError): SandboxOutcome {
@@ -360,8 +390,8 @@ class Execution {
     const line = programLine(typeof fields['stack'] === 'string' ? fields['stack'] : '');
     return {
       kind: kind === 'syntax' ? 'syntax' : this.kindOf(message),
-      name: typeof fields['name'] === 'string' ? fields['name'] : 'Error',
-      message,
+      name: typeof fields['name'] === 'string' ? this.handedOut(fields['name']) : 'Error',
+      message: this.handedOut(message),
       ...(line !== undefined ? { line } : {}),
     };
   }

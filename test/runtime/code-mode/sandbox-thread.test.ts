@@ -12,7 +12,13 @@ import type { ApiAnswer, SandboxLimits, SandboxOutcome } from '../../../template
 
 const WORKER = new URL('../../../dist/templates/runtime/code-mode/sandbox-worker.js', import.meta.url);
 const MiB = 1024 * 1024;
-const LIMITS: SandboxLimits = { timeoutMs: 6_000, maxComputeMs: 1_000, memoryBytes: 64 * MiB, maxCalls: 50 };
+const LIMITS: SandboxLimits = {
+  timeoutMs: 6_000,
+  maxComputeMs: 1_000,
+  memoryBytes: 64 * MiB,
+  maxCalls: 50,
+  maxResultBytes: 100_000,
+};
 
 /** What the host does with a call: answer at once (no I/O), or go upstream (say so) and answer after `ms`. */
 type Api = (name: string, args: unknown, signal: AbortSignal, sending: () => void) => Promise<ApiAnswer>;
@@ -191,6 +197,28 @@ describe('sandbox thread: time', () => {
 });
 
 describe('sandbox thread: what crosses', () => {
+  // Attack: four programs at once hand out 6 MB each, as a result, an error's message, its name, or a `status`
+  // that is not a number. Each crossed to this thread whole, where only the first 100,000 bytes
+  // (MCP_CODE_MAX_RESULT_BYTES) are ever shown: 14 MB each under the default 64 MiB cap (14,000,066 characters of
+  // outcome), 56 MB held here at once by four programs, and as much more with a larger MCP_CODE_MEMORY_MB.
+  it('what a program hands out is cut to the result cap in its worker, and says how much was left out', async () => {
+    const programs = [
+      "return 'x'.repeat(6e6);",
+      "throw new Error('y'.repeat(6e6));",
+      "const e = new Error('z');\ne.name = 'n'.repeat(6e6);\nthrow e;",
+      "const e = new ApiError('s', 's'.repeat(6e6), 'b'.repeat(6e6));\nthrow e;",
+    ];
+    const outcomes = await Promise.all(programs.map((program) => run(program, { limits: { maxComputeMs: 5_000 } })));
+    const sizes = outcomes.map((outcome) => JSON.stringify(outcome).length);
+    for (const size of sizes) expect(size).toBeLessThan(4 * LIMITS.maxResultBytes);
+    expect(outcomes[0]).toMatchObject({ ok: true, omittedBytes: 6e6 + 2 - LIMITS.maxResultBytes });
+    expect(outcomes[1]).toMatchObject({ ok: false, error: { kind: 'runtime', name: 'Error' } });
+    expect(outcomes.slice(1).every((outcome) => (outcome.omittedBytes ?? 0) > 5e6)).toBe(true);
+    // A status that is not a number is not one: it is left out.
+    expect(outcomes[3]).toMatchObject({ ok: false, error: { name: 'ApiError', message: 's' } });
+    expect(outcomes[3]!.ok ? undefined : outcomes[3]!.error.status).toBeUndefined();
+  });
+
   it('arguments nested deeper than 64 levels, or over 1 MiB, never reach the host', async () => {
     let reached = 0;
     const call: Api = async (name, args, _signal, sending) => {

@@ -12,7 +12,13 @@ import {
 } from '../../../templates/runtime/code-mode/sandbox.js';
 import { compileQuickJs } from '../../../templates/runtime/code-mode/quickjs-wasm.js';
 
-const LIMITS: SandboxLimits = { timeoutMs: 5_000, maxComputeMs: 1_000, memoryBytes: 16 * 1024 * 1024, maxCalls: 5 };
+const LIMITS: SandboxLimits = {
+  timeoutMs: 5_000,
+  maxComputeMs: 1_000,
+  memoryBytes: 16 * 1024 * 1024,
+  maxCalls: 5,
+  maxResultBytes: 100_000,
+};
 
 interface Made {
   name: string;
