@@ -201,6 +201,27 @@ describe.each([
     expect(textOf(await bomb)).toContain('ran out of memory');
   });
 
+  // Attack: a 300-byte program makes 50 API calls of 1 MiB of arguments each, written dense with escapes (`%41`),
+  // which the main thread reads for the server's secrets (the argument shield, then the request's URL) before it
+  // sends anything: one execute held every other request of the server for 16.7 s over stdio (over HTTP the
+  // client's connection was reset). A program now sends at most 4 MiB of arguments in all, what one message to the
+  // server may carry (MAX_PROGRAM_ARGUMENT_CHARS), and costs the main thread what such a message does: 1.3–1.4 s
+  // on this machine. The rest of its calls are refused inside it (or it is stopped at its compute limit, when
+  // the main thread was too busy reading the first ones to answer them in time).
+  it('fifty API calls of 1 MiB of arguments each: past 4 MiB in all they are refused, and tools/list is not held up', async () => {
+    const code = [
+      "const name = '%41'.repeat(349_000);",
+      'const calls = [];',
+      'for (let i = 0; i < 50; i++) calls.push(api.loginUser({ username: name, password: String(i) }).then(() => "sent", (e) => e.message));',
+      'return await Promise.all(calls);',
+    ].join('\n');
+    const program = execute(served.client, code);
+    const listing = await listWhile(served.client, program);
+    const text = textOf(await program);
+    expect(text).toMatch(/4194304 characters of arguments in all|computed for more than 2000 ms/);
+    expect(listing.longestMs).toBeLessThan(3_000);
+  });
+
   // Before execute refuses the program, the request itself costs the main thread: over HTTP 0.15–0.25 s on a loaded
   // machine (reading and decoding the body, parsing and validating the message), over stdio the line reader's
   // one copy of the 3 MB line and the SDK's parse. So tools/list is held to a second here, not to 100 ms: none of

@@ -270,6 +270,17 @@ describe('sandbox: limits', () => {
     expect(outcome.made).toHaveLength(3);
   });
 
+  it('refuses calls past 4 MiB of arguments in all, inside the program: no more than one message may carry', async () => {
+    const outcome = await run(
+      "const s = 'x'.repeat(1_000_000);\nconst out = [];\nfor (let i = 0; i < 5; i++) out.push(await api.op({ s }).then(() => 'sent', (e) => e.message));\nreturn out;",
+    );
+    expect(outcome.made).toHaveLength(4);
+    expect(JSON.parse((outcome as { json: string }).json)).toEqual([
+      ...Array(4).fill('sent'),
+      "api.op would take the program's calls past 4194304 characters of arguments in all, what one message to the server may carry",
+    ]);
+  });
+
   it('stops when the client cancels', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
