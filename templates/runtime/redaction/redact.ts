@@ -58,8 +58,12 @@ function base64Forms(secret: string): string[] {
     const form = stream.slice(first, end);
     forms.push(form, form.replaceAll('+', '-').replaceAll('/', '_'));
   }
-  return forms;
+  // A short one would turn up by chance in base64 text that has nothing to do with the secret (an image in JSON).
+  return forms.filter((form) => form.length >= MIN_BASE64_FORM);
 }
+
+/** 12 base64 characters: 72 bits, which no unrelated text holds by chance. */
+const MIN_BASE64_FORM = 12;
 
 /**
  * The server's own secrets in all their forms, worked out once per environment snapshot and catalog: the
