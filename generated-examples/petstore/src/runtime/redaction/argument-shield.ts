@@ -93,12 +93,17 @@ export class ArgumentShield {
     };
   }
 
-  /** Base64 bytes with the stand-ins (ASCII) mapped back to the UTF-8 bytes of what the caller sent. */
+  /**
+   * Base64 bytes with the stand-ins (ASCII) mapped back to the bytes of what the caller sent, in UTF-8 or UTF-16
+   * (either byte order): binary content is masked of secrets in all three (cut.ts maskSecretBytes), so a stand-in
+   * left in any of them would tell a right guess.
+   */
   private restoreBase64(data: string): string {
     const bytes = Buffer.from(data, 'base64').toString('latin1');
     let out = bytes;
     for (const [form, standIn] of this.standIns)
-      if (out.includes(standIn)) out = out.split(standIn).join(Buffer.from(form).toString('latin1'));
+      for (const [written, sent] of encodingsOf(standIn, form))
+        if (out.includes(written)) out = out.split(written).join(sent);
     return out === bytes ? data : Buffer.from(out, 'latin1').toString('base64');
   }
 
@@ -156,4 +161,17 @@ function mapStrings(value: unknown, map: (s: string) => string): unknown {
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [map(k), mapStrings(v, map)]));
   return value;
+}
+
+/** A stand-in and what the caller sent, as bytes (latin1 strings) in UTF-8, UTF-16LE and UTF-16BE. */
+function encodingsOf(standIn: string, form: string): Array<[string, string]> {
+  const utf16 = (text: string, swap: boolean) => {
+    const le = Buffer.from(text, 'utf16le');
+    return (swap ? le.swap16() : le).toString('latin1');
+  };
+  return [
+    [standIn, Buffer.from(form).toString('latin1')],
+    [utf16(standIn, false), utf16(form, false)],
+    [utf16(standIn, true), utf16(form, true)],
+  ];
 }

@@ -2,6 +2,7 @@
  * Credentials never reach the model: upstream bodies that echo one (an error page quoting the Authorization
  * header, a debug endpoint listing the query string) are redacted before a result leaves the server.
  */
+import { Buffer } from 'node:buffer';
 import { configuredSecrets } from '../upstream-auth/schemes.js';
 import type { Catalog } from '../contract/catalog.js';
 import { holdsSecret, redactionOf, redactText, type Redaction } from './cut.js';
@@ -32,9 +33,37 @@ export function secretForms(secrets: readonly string[]): string[] {
     forms.add(secret);
     forms.add(encodeURIComponent(secret));
     forms.add(JSON.stringify(secret).slice(1, -1));
+    // Form encoding (URLSearchParams, .NET's UrlEncode, PHP's urlencode) writes a space as `+`; every other
+    // escape in it is undone where the text is searched (cut.ts secretSpans), this one cannot be: `+` is also
+    // itself, in base64.
+    if (secret.includes(' ')) forms.add(secret.replaceAll(' ', '+'));
+    for (const form of base64Forms(secret)) forms.add(form);
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
+
+/**
+ * The secret as it shows in base64 (and base64url) text: a debug echo of a request's bytes, a stored payload, a
+ * data URI. Wherever it starts in the encoded bytes (3 alignments), the characters that encode only its own bits
+ * are the same: each form is those, so the secret is found inside a longer encoded text too, and at most the
+ * 4 bits of its first and last characters that it shares with its neighbours stay shown.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  const forms: string[] = [];
+  for (let before = 0; before < 3; before++) {
+    const stream = Buffer.concat([Buffer.alloc(before), bytes, Buffer.alloc(2)]).toString('base64');
+    const first = Math.ceil((8 * before) / 6);
+    const end = Math.floor((8 * (before + bytes.length)) / 6);
+    const form = stream.slice(first, end);
+    forms.push(form, form.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  // A short one would turn up by chance in base64 text that has nothing to do with the secret (an image in JSON).
+  return forms.filter((form) => form.length >= MIN_BASE64_FORM);
+}
+
+/** 12 base64 characters: 72 bits, which no unrelated text holds by chance. */
+const MIN_BASE64_FORM = 12;
 
 /**
  * The server's own secrets in all their forms, worked out once per environment snapshot and catalog: the

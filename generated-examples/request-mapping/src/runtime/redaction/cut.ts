@@ -62,10 +62,11 @@ export const NO_SECRETS: Redaction = redactionOf([]);
  * (in either case) and `/` as `\/`, and encoders do (PHP's json_encode escapes every `/`, .NET's
  * System.Text.Json escapes `+`); HTML as a numeric or named character reference (Go's html/template writes `+`
  * as `&#43;`, OWASP's encoders `/` as `&#x2F;`); and percent-encoding in other hands than encodeURIComponent's
- * (.NET's HttpUtility.UrlEncode writes `%2f`, some encoders every byte). So a form is also looked for in the text
- * with those undone (ASCII characters only, for percent-encoding). Undone by hand (escapeAt): a span must point
- * back into the text as written, and the decoders at hand (JSON.parse, entities, decodeURIComponent) give only
- * the decoded text, with no map from its characters to where they were written.
+ * (.NET's HttpUtility.UrlEncode writes `%2f` and `%c3%a4`, some encoders every byte, `escape()` `%E4`), and
+ * `\x2F` in string literals and their dumps. So a form is also looked for in the text with those undone. Undone
+ * by hand (escapeAt): a span must point back into the text as written, and the decoders at hand (JSON.parse,
+ * entities, decodeURIComponent) give only the decoded text, with no map from its characters to where they were
+ * written.
  */
 export function secretSpans(text: string, forms: readonly string[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
@@ -96,11 +97,11 @@ export function holdsSecret(text: string, forms: readonly string[]): boolean {
  * not read again unescaped.
  */
 function mayBeEscaped(text: string): boolean {
-  return text.includes('\\u') || text.includes('\\/') || MAY_BE_ESCAPED.test(text);
+  return text.includes('\\u') || text.includes('\\/') || text.includes('\\x') || MAY_BE_ESCAPED.test(text);
 }
 
-/** An HTML character reference, or a percent-encoded ASCII character. */
-const MAY_BE_ESCAPED = /&(?:#|[A-Za-z]{2,6};)|%[0-7][0-9a-fA-F]/;
+/** An HTML character reference, or a percent-encoded character (a byte, or JavaScript's `escape()`'s `%uXXXX`). */
+const MAY_BE_ESCAPED = /&(?:#|[A-Za-z]{2,6};)|%(?:[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})/;
 
 /** HTML character references: decimal, hexadecimal, and the named ones encoders write for URL and base64 text. */
 const HTML_REFERENCE = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{2,6}));/;
@@ -125,14 +126,12 @@ function escapeAt(text: string, i: number): { chars: string; width: number } | u
     const next = text[i + 1];
     const short = next === undefined ? undefined : SHORT_ESCAPES[next];
     if (short !== undefined) return { chars: short, width: 2 };
-    if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
-      return { chars: String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), width: 6 };
+    if (next === 'u') return codeUnitAt(text, i + 2, 4);
+    // `\x2F`: the escape of JavaScript, Python, C and PHP string literals and of their debug dumps.
+    if (next === 'x') return codeUnitAt(text, i + 2, 2);
     return undefined;
   }
-  if (first === '%') {
-    const hex = text.slice(i + 1, i + 3);
-    return /^[0-7][0-9a-fA-F]$/.test(hex) ? { chars: String.fromCharCode(parseInt(hex, 16)), width: 3 } : undefined;
-  }
+  if (first === '%') return text[i + 1] === 'u' ? codeUnitAt(text, i + 2, 4) : percentAt(text, i);
   if (first !== '&') return undefined;
   const match = HTML_REFERENCE.exec(text.slice(i, i + ESCAPE_MAX));
   if (!match) return undefined;
@@ -142,6 +141,54 @@ function escapeAt(text: string, i: number): { chars: string; width: number } | u
     return code <= 0x10ffff ? { chars: String.fromCodePoint(code), width: whole.length } : undefined;
   const named = NAMED_REFERENCES.get(name!);
   return named === undefined ? undefined : { chars: named, width: whole.length };
+}
+
+/** The UTF-16 unit written as `digits` hex digits at `at` (the escape starting `at - 2`), if they are hex. */
+function codeUnitAt(text: string, at: number, digits: number): { chars: string; width: number } | undefined {
+  const hex = text.slice(at, at + digits);
+  return hex.length === digits && /^[0-9a-fA-F]+$/.test(hex)
+    ? { chars: String.fromCharCode(parseInt(hex, 16)), width: digits + 2 }
+    : undefined;
+}
+
+/**
+ * A percent-encoded character at `i`: an ASCII byte; a UTF-8 sequence of 2 to 4 encoded bytes, as every URL
+ * encoder writes a character past ASCII (in upper or lower case: .NET writes `%c3%a4`); else one byte past
+ * ASCII as Latin-1 (JavaScript's `escape()` writes `ä` as `%E4`). Before, only ASCII was undone, so a password
+ * with an `ä` echoed by .NET came back whole.
+ */
+function percentAt(text: string, i: number): { chars: string; width: number } | undefined {
+  const lead = byteAt(text, i);
+  if (lead === undefined) return undefined;
+  if (lead < 0x80) return { chars: String.fromCharCode(lead), width: 3 };
+  const length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  const bytes = [lead];
+  while (bytes.length < length) {
+    const next = byteAt(text, i + 3 * bytes.length);
+    if (next === undefined || (next & 0xc0) !== 0x80) break;
+    bytes.push(next);
+  }
+  if (length > 0 && bytes.length === length) {
+    const chars = utf8Decoded(text.slice(i, i + 3 * length));
+    if (chars !== undefined) return { chars, width: 3 * length };
+  }
+  return { chars: String.fromCharCode(lead), width: 3 };
+}
+
+/** The character a percent-encoded UTF-8 sequence stands for; undefined when it is not a valid one (an overlong form). */
+function utf8Decoded(escaped: string): string | undefined {
+  try {
+    return decodeURIComponent(escaped);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The byte written `%HH` at `i`, in either case. */
+function byteAt(text: string, i: number): number | undefined {
+  if (text[i] !== '%') return undefined;
+  const hex = text.slice(i + 1, i + 3);
+  return /^[0-9a-fA-F]{2}$/.test(hex) ? parseInt(hex, 16) : undefined;
 }
 
 /** What JSON's one-letter escapes stand for. */
@@ -261,7 +308,7 @@ const MASK_BYTE = 0x2a;
 
 /**
  * Binary content (an image, a download, a body with no text type) cannot be cut or have `[redacted]` put in: every
- * secret form found in its bytes (as UTF-8) is overwritten by as many `*`, so the content keeps its size and
+ * secret form found in its bytes (as UTF-8 or UTF-16) is overwritten by as many `*`, so the content keeps its size and
  * every byte but the secret's. Without this, a caller who makes an echo look binary (one control character in an
  * echoed argument, for a body without a content type) would read the credential back in base64. A copy when a
  * secret is found; the bytes themselves otherwise.
@@ -284,8 +331,18 @@ const formBytes = new WeakMap<Redaction, Buffer[]>();
 
 function formBytesOf(redaction: Redaction): Buffer[] {
   let bytes = formBytes.get(redaction);
-  if (!bytes) formBytes.set(redaction, (bytes = redaction.forms.map((form) => Buffer.from(form))));
+  if (!bytes) formBytes.set(redaction, (bytes = redaction.forms.flatMap(encodedForms)));
   return bytes;
+}
+
+/**
+ * A form's bytes as UTF-8, and as UTF-16 in both byte orders: Windows APIs, Java's and .NET's serializers and
+ * many file formats (a PDF's strings, an Office document's properties) write text as UTF-16, where before a
+ * secret passed unmasked (`*` stands for one byte, so a UTF-16 form is masked as two `*` a character).
+ */
+function encodedForms(form: string): Buffer[] {
+  const utf16le = Buffer.from(form, 'utf16le');
+  return [Buffer.from(form), utf16le, Buffer.from(utf16le).swap16()];
 }
 
 /** How many characters of `text` fit in `maxBytes` of UTF-8 (a character is never split). */
