@@ -42,7 +42,7 @@ export async function prebuiltTableFile(): Promise<Uint8Array> {
   return rankTableFile(ranks);
 }
 
-/** Most pieces of a tool list recur (property names, JSON punctuation): their merges are remembered. */
+/** Most pieces of a tool list recur (property names, JSON punctuation): their counts are remembered. */
 const MAX_REMEMBERED_MERGES = 50_000;
 
 class Counter {
@@ -67,8 +67,7 @@ class Counter {
     // A UTF-16 code unit is at most 3 UTF-8 bytes.
     if (this.bytes.length < piece.length * 3) this.bytes = new Uint8Array(piece.length * 3);
     const { written } = this.encoder.encodeInto(piece, this.bytes);
-    if (rankOf(this.table, this.bytes, 0, written) >= 0) return 1;
-    const parts = mergedParts(this.table, this.bytes, written);
+    const parts = rankOf(this.table, this.bytes, 0, written) >= 0 ? 1 : mergedParts(this.table, this.bytes, written);
     if (this.merged.size >= MAX_REMEMBERED_MERGES) this.merged.clear();
     this.merged.set(piece, parts);
     return parts;

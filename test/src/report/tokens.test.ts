@@ -19,6 +19,9 @@ const TEXTS = [
   '東京の天気を取得します 🌧️ émoji, Ünïcode, עברית, русский',
   'A special-looking token in a spec: <|endoftext|> and <|fim_prefix|>',
   'a lone surrogate \uD800 and a combining mark a\u0301\u0302',
+  // Byte order marks: gpt-tokenizer's decoder drops a leading one when it looks bytes up in a merge.
+  '\uFEFF',
+  '\uFEFFabc \uFEFF x\uFEFF\uFEFF',
   '',
 ];
 
@@ -37,8 +40,8 @@ function randomTexts(count: number): string[] {
 }
 
 describe('o200k_base token counts (built)', () => {
-  it('finds every rank gpt-tokenizer ships in the table', async () => {
-    const { rankOf, readRankTable } = (await import(
+  it('finds every rank gpt-tokenizer finds in the table', async () => {
+    const { isValidUtf8, rankOf, readRankTable } = (await import(
       join(BUILT, 'rank-table.js')
     )) as typeof import('../../../src/report/rank-table.js');
     const table = readRankTable(readFileSync(join(BUILT, 'o200k_base.table.bin')));
@@ -46,13 +49,15 @@ describe('o200k_base token counts (built)', () => {
     expect(table.offsets.length).toBe(ranks.length + 1);
     ranks.forEach((r, rank) => {
       const bytes = typeof r === 'string' ? encoder.encode(r) : Uint8Array.from(r);
-      if (rankOf(table, bytes, 0, bytes.length) !== rank) expect.fail(`rank ${rank} not found`);
+      // gpt-tokenizer never finds a rank it ships as bytes that are valid UTF-8: neither does the table.
+      const found = typeof r === 'string' || !isValidUtf8(bytes, 0, bytes.length) ? rank : -1;
+      if (rankOf(table, bytes, 0, bytes.length) !== found) expect.fail(`rank ${rank}: not ${found}`);
     });
   });
 
   it('counts as gpt-tokenizer counts', async () => {
     const { countListTokens } = await built();
-    for (const text of [...TEXTS, ...randomTexts(500)]) expect(await countListTokens(text)).toBe(gptCount(text));
+    for (const text of [...TEXTS, ...randomTexts(3000)]) expect(await countListTokens(text)).toBe(gptCount(text));
   });
 
   it.skipIf(!existsSync(SPECS))('counts every path item of the public specs as gpt-tokenizer does', async () => {
