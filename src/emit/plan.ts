@@ -84,7 +84,8 @@ export async function planProject(
   const toolMode = chooseToolMode(options.toolMode, coreNamed, listed, () => listed.modelTokens(count));
   // Always chosen: a server generated in mode all still lists the core to a client whose tool cap it exceeds.
   const compact = new CompactSchemas(inModeAll);
-  const core = chooseCore(tools, options.core, options.coreTags, coreBudget(inModeAll, compact, count));
+  const budget = coreBudget(inModeAll, compact, count, (index) => listed.costliestTokens(index, count));
+  const core = chooseCore(tools, options.core, options.coreTags, budget);
   const extras = primitivesOutput(
     primitives,
     api,

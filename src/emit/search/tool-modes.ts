@@ -77,9 +77,11 @@ export function chooseToolMode(
  */
 export class ModeAllListing {
   private readonly entries: Array<string | undefined>;
+  private readonly tokens: Array<number | undefined>;
 
   constructor(private readonly catalog: Catalog) {
     this.entries = new Array<string | undefined>(catalog.tools.length);
+    this.tokens = new Array<number | undefined>(catalog.tools.length);
   }
 
   get count(): number {
@@ -96,10 +98,18 @@ export class ModeAllListing {
     return (this.entries[index] ??= JSON.stringify(this.tool(index)));
   }
 
-  /** What the model reads of every entry, each as its costliest profile lists it, in tokens (model-listing.ts). */
+  /**
+   * What the model reads of the `index`th entry as its costliest profile lists it, in tokens (model-listing.ts),
+   * counted once: the mode's choice and the hybrid core's budget (listing-budget.ts) both weigh it.
+   */
+  costliestTokens(index: number, count: (text: string) => number): number {
+    return (this.tokens[index] ??= costliestToolTokens(this.tool(index), count));
+  }
+
+  /** The same, summed over every entry. */
   modelTokens(count: (text: string) => number): number {
     let total = 0;
-    for (let i = 0; i < this.count; i++) total += costliestToolTokens(this.tool(i), count);
+    for (let i = 0; i < this.count; i++) total += this.costliestTokens(i, count);
     return total;
   }
 }
