@@ -17,7 +17,8 @@ import { rankOf, rankTableFile, readRankTable, type RankTable } from './rank-tab
 
 export const PREBUILT_TABLE = join(packageRoot(), 'dist', 'src', 'report', 'o200k_base.table.bin');
 
-let table: RankTable | undefined;
+/** One counter for the process: the tool texts, the listing and the report repeat the same pieces. */
+let counter: Counter | undefined;
 
 export async function countListTokens(text: string): Promise<number> {
   return (await tokenCounter())(text);
@@ -25,9 +26,9 @@ export async function countListTokens(text: string): Promise<number> {
 
 /** The same count, synchronous once the table is loaded (for choices that weigh many small texts). */
 export async function tokenCounter(): Promise<(text: string) => number> {
-  table ??= loadTable();
-  const counter = new Counter(table);
-  return (text) => counter.count(text);
+  counter ??= new Counter(loadTable());
+  const loaded = counter;
+  return (text) => loaded.count(text);
 }
 
 function loadTable(): RankTable {
