@@ -81,10 +81,13 @@ export async function planProject(
   });
   const listed = new ModeAllListing(inModeAll);
   const count = await tokenCounter();
-  const toolMode = chooseToolMode(options.toolMode, coreNamed, listed, () => listed.modelTokens(count));
+  const toolMode = chooseToolMode(options.toolMode, coreNamed, listed, (budget) =>
+    listed.modelTokensWithin(budget, count),
+  );
   // Always chosen: a server generated in mode all still lists the core to a client whose tool cap it exceeds.
   const compact = new CompactSchemas(inModeAll);
-  const core = chooseCore(tools, options.core, options.coreTags, coreBudget(inModeAll, compact, count));
+  const budget = coreBudget(inModeAll, compact, count, (index) => listed.costliestTokens(index, count));
+  const core = chooseCore(tools, options.core, options.coreTags, budget);
   const extras = primitivesOutput(
     primitives,
     api,

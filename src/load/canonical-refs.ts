@@ -6,6 +6,11 @@
  * looks each one up in a list. One walk (hasCanonicalRefs) proves the document is in that shape; anything unusual
  * (an external or `%`-encoded ref, a `$id` that changes the base of refs, a ref through or to another ref, a
  * missing target, a very deep document) answers "no", and the caller bundles.
+ *
+ * A `$id` changes the base of refs only where json-schema-ref-parser reads ids as scopes: in a document that
+ * declares JSON Schema 2019-09 or 2020-12 or is OpenAPI 3.1 (its `usesDynamicIdScope`), and at the root of any
+ * document (bundled refs are qualified with it). Elsewhere a `$id` is one more key: Box's 3.0 description has
+ * some inside examples, and bundling it (80 ms) returned it unchanged.
  */
 import { unescapeToken } from '../util/json-pointer.js';
 
@@ -19,7 +24,8 @@ const MAX_DEPTH = 400;
 
 /** Walks the document once, through its refs too: true when every ref is internal and canonical. */
 export function hasCanonicalRefs(document: JsonObject): boolean {
-  if (isRef(document)) return false;
+  if (isRef(document) || hasId(document)) return false;
+  const idsScopeRefs = usesDynamicIdScope(document);
   const visited = new Set<object>();
   // A large spec repeats a few thousand refs tens of thousands of times: each is resolved once.
   const targets = new Map<string, object | undefined>();
@@ -32,8 +38,7 @@ export function hasCanonicalRefs(document: JsonObject): boolean {
     return target;
   };
   const visit = (object: JsonObject, depth: number): boolean => {
-    const id = object['$id'];
-    if ((typeof id === 'string' && id !== '') || depth > MAX_DEPTH) return false;
+    if ((idsScopeRefs && hasId(object)) || depth > MAX_DEPTH) return false;
     visited.add(object);
     for (const key in object) {
       const child = object[key];
@@ -71,6 +76,19 @@ export function resolveCanonical(document: JsonObject, ref: string): object | un
     current = (current as JsonObject)[token];
   }
   return current !== null && typeof current === 'object' && !isRef(current) ? current : undefined;
+}
+
+function hasId(object: JsonObject): boolean {
+  const id = object['$id'];
+  return typeof id === 'string' && id !== '';
+}
+
+/** json-schema-ref-parser's test of a document whose `$id`s are scopes (util/schema-resources.js). */
+function usesDynamicIdScope(document: JsonObject): boolean {
+  const schema = document['$schema'];
+  if (typeof schema === 'string' && /draft\/2019-09\/|draft\/2020-12\/|oas\/3\.1\//.test(schema)) return true;
+  const openapi = document['openapi'];
+  return typeof openapi === 'string' && /^3\.1(?:\.|$)/.test(openapi);
 }
 
 /** More keys than `$ref` alone (counted without building the list of keys). */

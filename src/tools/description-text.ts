@@ -3,7 +3,7 @@
  * kept, the markup dropped. marked's lexer reads the Markdown; what it leaves raw (HTML) and the entities it
  * leaves encoded are reduced here.
  */
-import { decodeHTML } from 'entities';
+import { decodeHTML } from 'entities/decode';
 import { Lexer, type Token, type Tokens } from 'marked';
 import { plainPunctuation } from '../schema/to-json-schema.js';
 

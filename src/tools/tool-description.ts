@@ -74,6 +74,7 @@ export function withinBudget(text: string, budget: number): string {
   if (byteLength(text) <= budget) return text;
   const kept: string[] = [];
   let used = 0;
+  sentences ??= new Intl.Segmenter('en', { granularity: 'sentence' });
   for (const { segment } of sentences.segment(text)) {
     if (used + byteLength(segment.trimEnd()) > budget) break;
     kept.push(segment);
@@ -84,8 +85,11 @@ export function withinBudget(text: string, budget: number): string {
   return kept.length > 0 ? kept.join('').trimEnd() : cutAtWord(text, budget);
 }
 
-/** Sentence breaks as ICU finds them, for every script (`。` too); a line break always ends a sentence. */
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+/**
+ * Sentence breaks as ICU finds them, for every script (`。` too); a line break always ends a sentence. Made on
+ * first use: making it took 8 ms, and many specs have no description over the budget.
+ */
+let sentences: Intl.Segmenter | undefined;
 
 function cutAtWord(text: string, budget: number): string {
   const room = budget - 3;

@@ -49,9 +49,15 @@ export class CompactSchemas {
 /**
  * The default core's budget: LISTING_TOKEN_BUDGET less what the meta-tools cost; each candidate costs what the
  * model reads of it in a hybrid listing (its compact schema where it has one), as its costliest profile lowers
- * it. `count`: o200k_base tokens.
+ * it. `count`: o200k_base tokens. `wholeCost`, when given, is that cost of a tool listed with its whole schema,
+ * already counted (ModeAllListing.costliestTokens): the same figure, not counted twice.
  */
-export function coreBudget(catalog: Catalog, compact: CompactSchemas, count: (text: string) => number): CoreBudget {
+export function coreBudget(
+  catalog: Catalog,
+  compact: CompactSchemas,
+  count: (text: string) => number,
+  wholeCost?: (index: number) => number,
+): CoreBudget {
   const { meta } = modeListing(
     catalog,
     catalog.tools.map((t) => t.name),
@@ -63,8 +69,9 @@ export function coreBudget(catalog: Catalog, compact: CompactSchemas, count: (te
     cost: (index) => {
       let cost = costs.get(index);
       if (cost === undefined) {
-        const tool = listedTool(catalog.tools[index]!, compact.listedSchema(index));
-        costs.set(index, (cost = costliestToolTokens(tool, count)));
+        if (wholeCost && compact.of(index) === undefined) cost = wholeCost(index);
+        else cost = costliestToolTokens(listedTool(catalog.tools[index]!, compact.listedSchema(index)), count);
+        costs.set(index, cost);
       }
       return cost;
     },

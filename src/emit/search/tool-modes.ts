@@ -40,14 +40,15 @@ export interface ToolModeChoice {
 
 /**
  * `--tool-mode` when given; else hybrid when a core was named (--core, --core-tag); else `all` when the full
- * tool list has at most ALL_MODE_MAX_TOOLS tools and what the model reads of it (`modelTokens`) fits
- * LISTING_TOKEN_BUDGET, `hybrid` when not.
+ * tool list has at most ALL_MODE_MAX_TOOLS tools and what the model reads of it fits LISTING_TOKEN_BUDGET,
+ * `hybrid` when not. `tokensWithin(budget)`: what the model reads of the full list, or undefined past `budget`
+ * (ModeAllListing.modelTokensWithin): only a list that fits is counted whole and its size given.
  */
 export function chooseToolMode(
   requested: ToolMode | undefined,
   coreNamed: boolean,
   listed: ModeAllListing,
-  modelTokens: () => number,
+  tokensWithin: (budget: number) => number | undefined,
 ): ToolModeChoice {
   if (requested !== undefined) return { mode: requested, reason: 'chosen with --tool-mode' };
   if (coreNamed) return { mode: 'hybrid', reason: 'default when a core is named (--core, --core-tag)' };
@@ -56,14 +57,14 @@ export function chooseToolMode(
       mode: 'hybrid',
       reason: `default: the full tool list (${listed.count} tools) is over the ${ALL_MODE_MAX_TOOLS}-tool cap of VS Code and OpenAI; --tool-mode all lists every operation`,
     };
-  const tokens = modelTokens();
-  const size = `${listed.count} tools, ${tokens.toLocaleString('en-US')} tokens as a model reads them, each as its costliest client lists it`;
   const budget = `${LISTING_TOKEN_BUDGET.toLocaleString('en-US')}-token listing budget`;
-  if (tokens > LISTING_TOKEN_BUDGET)
+  const tokens = tokensWithin(LISTING_TOKEN_BUDGET);
+  if (tokens === undefined)
     return {
       mode: 'hybrid',
-      reason: `default: the full tool list (${size}) is over the ${budget}; --tool-mode all lists every operation`,
+      reason: `default: the full tool list (${listed.count} tools) is over the ${budget} as a model reads it, each tool as its costliest client lists it; --tool-mode all lists every operation`,
     };
+  const size = `${listed.count} tools, ${tokens.toLocaleString('en-US')} tokens as a model reads them, each as its costliest client lists it`;
   return {
     mode: 'all',
     reason: `default: the full tool list (${size}) fits ${ALL_MODE_MAX_TOOLS} tools and the ${budget}`,
@@ -77,9 +78,11 @@ export function chooseToolMode(
  */
 export class ModeAllListing {
   private readonly entries: Array<string | undefined>;
+  private readonly tokens: Array<number | undefined>;
 
   constructor(private readonly catalog: Catalog) {
     this.entries = new Array<string | undefined>(catalog.tools.length);
+    this.tokens = new Array<number | undefined>(catalog.tools.length);
   }
 
   get count(): number {
@@ -96,10 +99,25 @@ export class ModeAllListing {
     return (this.entries[index] ??= JSON.stringify(this.tool(index)));
   }
 
-  /** What the model reads of every entry, each as its costliest profile lists it, in tokens (model-listing.ts). */
-  modelTokens(count: (text: string) => number): number {
+  /**
+   * What the model reads of the `index`th entry as its costliest profile lists it, in tokens (model-listing.ts),
+   * counted once: the mode's choice and the hybrid core's budget (listing-budget.ts) both weigh it.
+   */
+  costliestTokens(index: number, count: (text: string) => number): number {
+    return (this.tokens[index] ??= costliestToolTokens(this.tool(index), count));
+  }
+
+  /**
+   * The same, summed over the entries while the sum is within `budget`; undefined past it, the entries after
+   * left uncounted: past the budget the figure decides nothing (Amazon's Cost Explorer lists 38 tools of
+   * 117,427 tokens, and counting them all took 0.18 s).
+   */
+  modelTokensWithin(budget: number, count: (text: string) => number): number | undefined {
     let total = 0;
-    for (let i = 0; i < this.count; i++) total += costliestToolTokens(this.tool(i), count);
+    for (let i = 0; i < this.count; i++) {
+      total += this.costliestTokens(i, count);
+      if (total > budget) return undefined;
+    }
     return total;
   }
 }

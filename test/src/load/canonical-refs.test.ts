@@ -50,7 +50,6 @@ describe('hasCanonicalRefs', () => {
     ],
     ['a missing target', { A: { type: 'object', properties: { b: { $ref: '#/components/schemas/Nope' } } } }],
     ['a ref to the whole document', { A: { type: 'object', properties: { b: { $ref: '#' } } } }],
-    ['a $id', { A: { $id: 'https://example.com/a', type: 'object' } }],
   ])('declines %s (bundling may change it)', (_what, schemas) => {
     expect(hasCanonicalRefs(doc(schemas as Doc))).toBe(false);
   });
@@ -69,6 +68,22 @@ describe('hasCanonicalRefs', () => {
     ).toBe(true);
   });
 
+  it('declines a $id where json-schema-ref-parser reads ids as scopes: OpenAPI 3.1, or at the root', () => {
+    const withId = { A: { type: 'object', properties: { b: { $id: 'https://example.com/b', type: 'string' } } } };
+    expect(hasCanonicalRefs(doc(withId, { openapi: '3.1.0' }))).toBe(false);
+    expect(hasCanonicalRefs(doc(withId, { $schema: 'https://json-schema.org/draft/2020-12/schema' }))).toBe(false);
+    expect(hasCanonicalRefs(doc({ A: { type: 'object' } }, { $id: 'https://example.com/api' }))).toBe(false);
+  });
+
+  it('accepts a $id in an OpenAPI 3.0 document below the root, which bundling leaves alone', async () => {
+    const withId = doc({
+      A: { type: 'object', properties: { b: { $ref: '#/components/schemas/B' } }, example: { $id: 'x', b: 'y' } },
+      B: { type: 'string', $id: 'https://example.com/b' },
+    });
+    expect(hasCanonicalRefs(withId)).toBe(true);
+    expect(await SwaggerParser.bundle(structuredClone(withId) as never)).toEqual(withId);
+  });
+
   it('ignores 3.1 anchor refs, as swagger-parser does', () => {
     expect(hasCanonicalRefs(doc({ A: { type: 'object', properties: { b: { $ref: '#anchor' } } } }))).toBe(true);
   });
@@ -84,6 +99,7 @@ const specFiles = [
     'train-travel/openapi.yaml',
     'spotify/fixed-spotify-open-api.yml',
     'petstore-v2-separate/spec/swagger.yaml',
+    'box/openapi.json',
   ]
     .map((f) => join(REPO_ROOT, '..', 'shared', 'specs', f))
     .filter((f) => existsSync(f)),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Catalog, CatalogTool } from '../../../../templates/runtime/contract/catalog.js';
 import { modeListing } from '../../../../templates/runtime/contract/listing.js';
 import { CompactSchemas, coreBudget } from '../../../../src/emit/search/listing-budget.js';
-import { LISTING_TOKEN_BUDGET } from '../../../../src/emit/search/tool-modes.js';
+import { LISTING_TOKEN_BUDGET, ModeAllListing } from '../../../../src/emit/search/tool-modes.js';
 import { budgetTokens, costliestToolTokens } from '../../../../src/report/model-listing.js';
 import { tokenCounter } from '../../../../src/report/tokens.js';
 
@@ -78,5 +78,15 @@ describe('coreBudget', () => {
     );
     // The big tool costs its compact schema, far less than its whole one.
     expect(budget.cost(1)).toBeLessThan(count(JSON.stringify(catalog.defs['Big'])) / 2);
+  });
+
+  it("takes a whole-schema tool's cost already counted for mode all, the same figure it would count", async () => {
+    const count = await tokenCounter();
+    const catalog = catalogOf([small, big]);
+    const listed = new ModeAllListing(catalog);
+    const shared = coreBudget(catalog, new CompactSchemas(catalog), count, (i) => listed.costliestTokens(i, count));
+    const own = coreBudget(catalog, new CompactSchemas(catalog), count);
+    expect([shared.cost(0), shared.cost(1)]).toEqual([own.cost(0), own.cost(1)]);
+    expect(listed.costliestTokens(0, count)).toBe(own.cost(0));
   });
 });

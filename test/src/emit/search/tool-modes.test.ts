@@ -40,10 +40,10 @@ describe('the default tool mode follows the size of the full tool list', () => {
   const fits = () => LISTING_TOKEN_BUDGET;
   it('is all while what the model reads of the mode-all list fits the token budget, hybrid past it', () => {
     expect(chooseToolMode(undefined, false, listedOf(100, 10), fits).mode).toBe('all');
-    const big = chooseToolMode(undefined, false, listedOf(100, 10), () => LISTING_TOKEN_BUDGET + 1);
+    const big = chooseToolMode(undefined, false, listedOf(100, 10), () => undefined);
     expect(big.mode).toBe('hybrid');
-    expect(big.reason).toMatch(
-      /100 tools, 8,001 tokens as a model reads them, each as its costliest client lists it\) is over the 8,000-token listing budget/,
+    expect(big.reason).toBe(
+      'default: the full tool list (100 tools) is over the 8,000-token listing budget as a model reads it, each tool as its costliest client lists it; --tool-mode all lists every operation',
     );
   });
 
@@ -75,13 +75,30 @@ describe('the default tool mode follows the size of the full tool list', () => {
     const count = await tokenCounter();
     const listed = listedOf(3, 40);
     const each = Object.values(PROFILES).map((p) => count(profileToolText(listed.tool(0), p)));
-    expect(listed.modelTokens(count)).toBe(3 * Math.max(...each));
+    expect(listed.modelTokensWithin(Infinity, count)).toBe(3 * Math.max(...each));
     // openai-strict closes the object (`required`, `additionalProperties: false`): more than Claude Code reads.
-    expect(listed.modelTokens(count)).toBeGreaterThan(3 * count(modelToolText(listed.tool(0))));
+    expect(listed.modelTokensWithin(Infinity, count)).toBeGreaterThan(3 * count(modelToolText(listed.tool(0))));
     expect(JSON.parse(modelToolText(listed.tool(0)))).toEqual({
       name: 'op0',
       description: 'x'.repeat(40),
       input_schema: { type: 'object', properties: {} },
+    });
+  });
+
+  it('stops counting past the budget: the sum is exact within it, undefined past it', async () => {
+    const count = await tokenCounter();
+    const each = new ModeAllListing(catalogOf(1, 400)).modelTokensWithin(Infinity, count)!;
+    const counted: string[] = [];
+    const spy = (text: string) => (counted.push(text), count(text));
+    const listed = listedOf(100, 400);
+    expect(listed.modelTokensWithin(10 * each, spy)).toBeUndefined();
+    expect(new Set(counted.map((t) => (JSON.parse(t) as { name: string }).name)).size).toBe(11);
+    expect(listedOf(10, 400).modelTokensWithin(10 * each, count)).toBe(10 * each);
+    expect(
+      chooseToolMode(undefined, false, listedOf(10, 400), (b) => listedOf(10, 400).modelTokensWithin(b, count)),
+    ).toMatchObject({
+      mode: 'all',
+      reason: expect.stringContaining(`10 tools, ${(10 * each).toLocaleString('en-US')} tokens`),
     });
   });
 
