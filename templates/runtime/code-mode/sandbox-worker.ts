@@ -45,8 +45,7 @@ port.on('message', (message: ToWorker) => {
   } else {
     void run(message).then((outcome) => {
       // Calls the program left unanswered die with it: a waiting answer holds the program's whole instance,
-      // and this worker may run many programs (before, one call left pending per program kept each one's
-      // memory for the worker's life: 60 programs, 586 MiB).
+      // and this worker runs many programs, each of which would keep its memory for the worker's life.
       answers.clear();
       post({ type: 'outcome', outcome });
       void compileQuickJs().then((wasm) => makeAhead(wasm, message.limits.memoryBytes));

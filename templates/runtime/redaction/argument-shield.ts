@@ -13,7 +13,7 @@
 import { Buffer } from 'node:buffer';
 import type { BuiltRequest } from '../upstream/request.js';
 import type { ToolContent, ToolResult } from '../upstream/response.js';
-import { holdsSecret, secretSpans } from './cut.js';
+import { encodedForms, holdsSecret, secretSpans } from './cut.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -163,15 +163,8 @@ function mapStrings(value: unknown, map: (s: string) => string): unknown {
   return value;
 }
 
-/** A stand-in and what the caller sent, as bytes (latin1 strings) in UTF-8, UTF-16LE and UTF-16BE. */
+/** A stand-in and what the caller sent, as bytes (latin1 strings), in each encoding binary content is masked in. */
 function encodingsOf(standIn: string, form: string): Array<[string, string]> {
-  const utf16 = (text: string, swap: boolean) => {
-    const le = Buffer.from(text, 'utf16le');
-    return (swap ? le.swap16() : le).toString('latin1');
-  };
-  return [
-    [standIn, Buffer.from(form).toString('latin1')],
-    [utf16(standIn, false), utf16(form, false)],
-    [utf16(standIn, true), utf16(form, true)],
-  ];
+  const sent = encodedForms(form);
+  return encodedForms(standIn).map((written, i) => [written.toString('latin1'), sent[i]!.toString('latin1')]);
 }

@@ -154,8 +154,7 @@ function codeUnitAt(text: string, at: number, digits: number): { chars: string; 
 /**
  * A percent-encoded character at `i`: an ASCII byte; a UTF-8 sequence of 2 to 4 encoded bytes, as every URL
  * encoder writes a character past ASCII (in upper or lower case: .NET writes `%c3%a4`); else one byte past
- * ASCII as Latin-1 (JavaScript's `escape()` writes `ä` as `%E4`). Before, only ASCII was undone, so a password
- * with an `ä` echoed by .NET came back whole.
+ * ASCII as Latin-1 (JavaScript's `escape()` writes `ä` as `%E4`).
  */
 function percentAt(text: string, i: number): { chars: string; width: number } | undefined {
   const lead = byteAt(text, i);
@@ -336,11 +335,11 @@ function formBytesOf(redaction: Redaction): Buffer[] {
 }
 
 /**
- * A form's bytes as UTF-8, and as UTF-16 in both byte orders: Windows APIs, Java's and .NET's serializers and
- * many file formats (a PDF's strings, an Office document's properties) write text as UTF-16, where before a
- * secret passed unmasked (`*` stands for one byte, so a UTF-16 form is masked as two `*` a character).
+ * A text's bytes as UTF-8, and as UTF-16 little- and big-endian, in that order: Windows APIs, Java's and .NET's
+ * serializers and many file formats (a PDF's strings, an Office document's properties) write text as UTF-16
+ * (`*` stands for one byte, so a UTF-16 form is masked as two `*` a character).
  */
-function encodedForms(form: string): Buffer[] {
+export function encodedForms(form: string): Buffer[] {
   const utf16le = Buffer.from(form, 'utf16le');
   return [Buffer.from(form), utf16le, Buffer.from(utf16le).swap16()];
 }
