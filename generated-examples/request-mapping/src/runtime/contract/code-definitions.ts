@@ -28,14 +28,14 @@ export function codeToolDefinitions(title: string, operationCount: number): List
     {
       name: CODE_SEARCH_TOOL,
       title: `Search ${apiTitle} operations`,
-      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do, in plain words. Returns, best match first, each operation's TypeScript declaration as a method of \`api\`: what it does, its arguments with their descriptions, and the shape of what it returns. Without a query, lists the groups of operations; with a group, the operations in it. Then run a program with ${CODE_EXECUTE_TOOL}.`,
+      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do. Returns, best match first, each operation's TypeScript declaration as a method of \`api\`: what it does, its arguments with their descriptions, and the shape of what it returns. Without a query, lists the groups of operations; with a group, the operations in it. Then run a program with ${CODE_EXECUTE_TOOL}.`,
       inputSchema: {
         type: 'object',
         properties: {
           query: {
             type: 'string',
             description:
-              'What you want to do, in plain words (e.g. "list open pull requests"), or an operation name. Leave out to browse the groups.',
+              'What you want to do: the action and the thing it acts on, in the API\'s own words where you know them (e.g. "list open pull requests"), or an operation name. Leave out to browse the groups.',
           },
           group: { type: 'string', description: 'A group name from the list without a query.' },
           limit: {
@@ -73,5 +73,5 @@ export function codeToolDefinitions(title: string, operationCount: number): List
 }
 
 export function codeInstructions(): string {
-  return `Find operations with ${CODE_SEARCH_TOOL} (a query in plain words; it returns their TypeScript declarations), then run a program with ${CODE_EXECUTE_TOOL} that calls them as \`await api.<name>(args)\` and returns what you need.`;
+  return `Find operations with ${CODE_SEARCH_TOOL} (a query naming the action and the thing it acts on; it returns their TypeScript declarations), then run a program with ${CODE_EXECUTE_TOOL} that calls them as \`await api.<name>(args)\` and returns what you need.`;
 }

@@ -18,14 +18,14 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
     {
       name: SEARCH_TOOL,
       title: `Search ${apiTitle} operations`,
-      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do, in plain words. Each result gives the operation's name, HTTP method, path, summary and required arguments (with the operations whose results supply them, e.g. "uri ← search"), best match first. Without a query, lists the groups of operations; with a group, lists every operation in it. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
+      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do. Each result gives the operation's name, HTTP method, path, summary and required arguments (with the operations whose results supply them, e.g. "uri ← search"), best match first. Without a query, lists the groups of operations; with a group, lists every operation in it. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
       inputSchema: {
         type: 'object',
         properties: {
           query: {
             type: 'string',
             description:
-              'What you want to do, in plain words, e.g. "close an issue" or "list pull requests of a repository". Leave out to browse the groups.',
+              'What you want to do: the action and the thing it acts on, in the API\'s own words where you know them, e.g. "close an issue" or "list pull requests of a repository". Leave out to browse the groups.',
           },
           group: {
             type: 'string',
@@ -77,5 +77,5 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
 export function metaInstructions(mode: 'dynamic' | 'hybrid', core: readonly string[] = []): string {
   const direct =
     mode === 'hybrid' && core.length > 0 ? `The most used operations are direct tools: ${core.join(', ')}. ` : '';
-  return `${direct}Every other operation: find it with ${SEARCH_TOOL} (a query in plain words; no query lists the groups of operations to browse), read its arguments with ${DESCRIBE_TOOL}, run it with ${CALL_TOOL}.`;
+  return `${direct}Every other operation: find it with ${SEARCH_TOOL} (a query naming the action and the thing it acts on; no query lists the groups of operations to browse), read its arguments with ${DESCRIBE_TOOL}, run it with ${CALL_TOOL}.`;
 }
