@@ -19,16 +19,13 @@ export interface DeclarationsFile {
   declarations: Record<string, string>;
 }
 
-/** Longest API title the two tools repeat: the listing stays the same size whatever the spec says. */
-const MAX_TITLE_CHARS = 60;
-
-export function codeToolDefinitions(title: string, operationCount: number): ListedTool[] {
-  const apiTitle = title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title;
+/** `api`: the API as listing.ts's apiName names it ("Gmail API"). */
+export function codeToolDefinitions(api: string, operationCount: number): ListedTool[] {
   return [
     {
       name: CODE_SEARCH_TOOL,
-      title: `Search ${apiTitle} operations`,
-      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do. Returns, best match first, each operation's TypeScript declaration as a method of \`api\`: what it does, its arguments with their descriptions, and the shape of what it returns. Without a query, lists the groups of operations; with a group, the operations in it. Then run a program with ${CODE_EXECUTE_TOOL}.`,
+      title: `Search ${api} operations`,
+      description: `Find operations of the ${api} (${operationCount} in all) by what they do. Returns, best match first, each operation's TypeScript declaration as a method of \`api\`: what it does, its arguments with their descriptions, and the shape of what it returns. Without a query, lists the groups of operations; with a group, the operations in it. Then run a program with ${CODE_EXECUTE_TOOL}.`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -52,7 +49,7 @@ export function codeToolDefinitions(title: string, operationCount: number): List
     },
     {
       name: CODE_EXECUTE_TOOL,
-      title: `Run a program against the ${apiTitle} API`,
+      title: `Run a program against the ${api}`,
       description: `Runs a JavaScript or TypeScript program in a sandbox and returns what it returns (as JSON). The program is the body of an async function: call operations found with ${CODE_SEARCH_TOOL} as \`await api.<name>(args)\`, which resolves to the parsed response body; chain, filter and page in code, and return only what is needed. A failed call throws an ApiError with \`status\` and \`body\`. console.log lines are returned too. There is no fetch, no import, no timers; Date gives the start time. Time, memory, API calls and result size are limited, and by default only read-only operations may be called.`,
       inputSchema: {
         type: 'object',

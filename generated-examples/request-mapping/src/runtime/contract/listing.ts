@@ -70,10 +70,23 @@ export function modeListing(
   mode: ToolMode,
 ): ModeListing {
   if (mode === 'all') return { direct: names.map((_, i) => i), meta: [], compact: false };
-  const apiTitle = catalog.server.title.replace(/ \(MCP\)$/, '');
-  if (mode === 'code') return { direct: [], meta: codeToolDefinitions(apiTitle, names.length), compact: false };
-  const meta = metaToolDefinitions(apiTitle, names.length);
+  const api = apiName(catalog.server.title);
+  if (mode === 'code') return { direct: [], meta: codeToolDefinitions(api, names.length), compact: false };
+  const meta = metaToolDefinitions(api, names.length);
   if (mode === 'dynamic') return { direct: [], meta, compact: true };
   const core = new Set(catalog.core);
   return { direct: names.flatMap((name, i) => (core.has(name) ? [i] : [])), meta, compact: true };
+}
+
+/** Longest API title the meta-tools repeat: the listing stays the same size whatever the spec's title says. */
+const MAX_TITLE_CHARS = 60;
+
+/**
+ * The API as the meta-tools name it, from the server's title: "Gmail API" for a spec titled "Gmail API" (not
+ * "Gmail API API"), "RapidAPI" for "RapidAPI", "Stripe API" for "Stripe".
+ */
+export function apiName(serverTitle: string): string {
+  const title = serverTitle.replace(/ \(MCP\)$/, '').replace(/[\s.]+$/, '');
+  const cut = title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title;
+  return /\bapi$/i.test(cut) || cut.endsWith('API') ? cut : `${cut} API`;
 }

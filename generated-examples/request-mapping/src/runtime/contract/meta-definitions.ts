@@ -13,12 +13,13 @@ export const META_TOOL_NAMES: readonly string[] = [SEARCH_TOOL, DESCRIBE_TOOL, C
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 
-export function metaToolDefinitions(apiTitle: string, operationCount: number): ListedTool[] {
+/** `api`: the API as listing.ts's apiName names it ("Gmail API"). */
+export function metaToolDefinitions(api: string, operationCount: number): ListedTool[] {
   return [
     {
       name: SEARCH_TOOL,
-      title: `Search ${apiTitle} operations`,
-      description: `Find operations of the ${apiTitle} API (${operationCount} in all) by what they do. Each result gives the operation's name, HTTP method, path, summary and required arguments (with the operations whose results supply them, e.g. "uri ← search"), best match first. Without a query, lists the groups of operations; with a group, lists every operation in it. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
+      title: `Search ${api} operations`,
+      description: `Find operations of the ${api} (${operationCount} in all) by what they do. Each result gives the operation's name, HTTP method, path, summary and required arguments (with the operations whose results supply them, e.g. "uri ← search"), best match first. Without a query, lists the groups of operations; with a group, lists every operation in it. Then call ${DESCRIBE_TOOL} for an operation's arguments, and ${CALL_TOOL} to run it.`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -59,7 +60,7 @@ export function metaToolDefinitions(apiTitle: string, operationCount: number): L
     {
       name: CALL_TOOL,
       title: 'Call an operation',
-      description: `Call one operation of the ${apiTitle} API with arguments matching the schema ${DESCRIBE_TOOL} gave. Returns the HTTP response; HTTP errors come back as tool errors.`,
+      description: `Call one operation of the ${api} with arguments matching the schema ${DESCRIBE_TOOL} gave. Returns the HTTP response; HTTP errors come back as tool errors.`,
       inputSchema: {
         type: 'object',
         properties: {
