@@ -1,6 +1,6 @@
 // Retrieval benchmark (issue 14): requests written the way people ask an assistant, each with the operations
 // that correctly serve it, asked of `search_operations` exactly as a model asks it (limit 10), per API.
-//   node bench/retrieval.mjs [--set tuning|held-out|dev] [--misses] [--api NAME] [--json FILE]
+//   node bench/retrieval.mjs [--set tuning|held-out|dev] [--misses] [--api NAME] [--json FILE] [--phrased]
 // Run after `npm run build`. Three sets of requests, reported apart (issue 30's generalization protocol):
 //   tuning (the default): bench/retrieval/<api>.json, the requests the search was tuned on;
 //   held-out: bench/retrieval/held-out/<api>.json, written blind over other APIs and never looked at while
@@ -9,6 +9,9 @@
 //   dev: bench/retrieval/dev/<api>.json, written blind over APIs in neither set nor in ../shared/specs (their
 //     specs are in bench/retrieval/dev/specs), to develop against: it may be read, misses included, so it is not
 //     evidence of generalization (see bench/retrieval/dev/README.md).
+// --phrased sends each request as a host's model phrased it for search_operations (bench/retrieval/phrased/<set>/
+//   <api>.json: request → query, written by a model shown only the tool's listing and the request; see its README)
+//   instead of the person's words, so the figures are the search as models use it.
 // The sets' `expectedOps` ("METHOD /path") are the ground truth and are mapped to the current tool names through
 // catalog.json, so renaming tools does not touch the sets. Figures per API: recall@k = share of requests with at
 // least one expected operation in the top k; MRR = mean of 1/rank of the first expected operation (0 when it is
@@ -52,6 +55,7 @@ const SETS = {
   },
 };
 const LIMIT = 10;
+const PHRASED_DIR = 'bench/retrieval/phrased';
 const CUTS = [1, 5, 10];
 const TIMING_ROUNDS = 5;
 
@@ -76,14 +80,21 @@ async function main() {
     const { files } = await generate({ spec: specFile(api), write: false, validate: false });
     const byName = new Map(files.map((f) => [f.path, f.contents]));
     const names = toolNamesByOperation(byName.get('catalog.json'));
-    const cases = set.map((entry) => ({ ...entry, wanted: wantedNames(api, entry, names) }));
+    const phrased = args.phrased ? phrasings(api) : undefined;
+    const cases = set.map((entry) => ({
+      ...entry,
+      ...(phrased ? { query: phrasedQuery(phrased, api, entry.query), request: entry.query } : {}),
+      wanted: wantedNames(api, entry, names),
+    }));
     const renamed = cases.filter((entry) => entry.expected.join() !== entry.wanted.join()).length;
     if (renamed > 0)
       console.log(`${SET.dir}/${api}.json: ${renamed} entries' "expected" names are out of date (expectedOps decide)`);
     const searcher = await makeSearcher(byName, join(work, api));
     rows.push(await measure(api, cases, searcher));
   }
-  console.log(`retrieval, ${SET.title}: ${SET.dir}/*.json`);
+  console.log(
+    `retrieval, ${SET.title}: ${SET.dir}/*.json${args.phrased ? `, as a host's model phrased them (${PHRASED_DIR}/${args.set})` : ''}`,
+  );
   printTable(rows);
   printTargets(rows);
   if (args.misses) printMisses(rows);
@@ -183,7 +194,7 @@ async function measure(api, cases, searcher) {
     const returned = await searcher.search(entry.query);
     coldTimes.push(performance.now() - start);
     const position = returned.findIndex((name) => entry.wanted.includes(name));
-    results.push({ query: entry.query, wanted: entry.wanted, returned, rank: position + 1 });
+    results.push({ query: entry.query, request: entry.request, wanted: entry.wanted, returned, rank: position + 1 });
   }
   const times = await latencies(cases, searcher);
   const recall = Object.fromEntries(CUTS.map((k) => [k, share(results, (r) => r.rank > 0 && r.rank <= k)]));
@@ -318,6 +329,7 @@ function printMisses(rows) {
     console.log(`\n${row.api}: ${misses.length} of ${row.n} not at rank 1`);
     for (const miss of misses) {
       console.log(`  [${miss.rank === 0 ? 'not in top 10' : `rank ${miss.rank}`}] ${miss.query}`);
+      if (miss.request) console.log(`      asked    ${miss.request}`);
       console.log(`      expected ${miss.wanted.join(' | ')}`);
       console.log(`      got      ${miss.returned.slice(0, 3).join(', ') || '(nothing)'}`);
     }
@@ -336,8 +348,26 @@ function figures(rows) {
     ...row,
     misses: results
       .filter((r) => r.rank !== 1)
-      .map(({ query, wanted, returned, rank }) => ({ query, wanted, rank, top3: returned.slice(0, 3) })),
+      .map(({ query, request, wanted, returned, rank }) => ({
+        query,
+        request,
+        wanted,
+        rank,
+        top3: returned.slice(0, 3),
+      })),
   }));
+}
+
+/** request → the query a host's model wrote for it, for one API of the set. */
+function phrasings(api) {
+  return JSON.parse(readFileSync(join(REPO, PHRASED_DIR, args.set, `${api}.json`), 'utf8'));
+}
+
+function phrasedQuery(phrased, api, request) {
+  const query = phrased[request];
+  if (typeof query !== 'string' || query.trim() === '')
+    throw new Error(`${PHRASED_DIR}/${args.set}/${api}.json has no query for the request "${request}"`);
+  return query;
 }
 
 /** api → its spec file: the set's own copy when it has one, else the main file ../shared/specs names. */
@@ -358,16 +388,17 @@ function manifestMainFiles() {
 }
 
 function parseArgs(argv) {
-  const parsed = { set: 'tuning', misses: false, json: undefined, apis: undefined };
+  const parsed = { set: 'tuning', misses: false, json: undefined, apis: undefined, phrased: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--misses') parsed.misses = true;
     else if (arg === '--json') parsed.json = requiredValue(argv, ++i, arg);
     else if (arg === '--api') parsed.apis = [requiredValue(argv, ++i, arg)];
     else if (arg === '--set') parsed.set = requiredValue(argv, ++i, arg);
+    else if (arg === '--phrased') parsed.phrased = true;
     else
       throw new Error(
-        `bench/retrieval: unknown argument ${arg} (usage: [--set tuning|held-out|dev] [--misses] [--api NAME] [--json FILE])`,
+        `bench/retrieval: unknown argument ${arg} (usage: [--set tuning|held-out|dev] [--misses] [--api NAME] [--json FILE] [--phrased])`,
       );
   }
   if (!Object.hasOwn(SETS, parsed.set))

@@ -7,6 +7,7 @@
  * when it is there, or the dev set's own copy). The harness itself runs one tuning API end to end, so a change of
  * the runtime's search wiring that it does not follow shows here; the held-out set is only checked here, never
  * searched (it is measured by `node bench/retrieval.mjs --set held-out`, see bench/retrieval/held-out/README.md).
+ * Each set's requests as a host's model phrased them (bench/retrieval/phrased) cover exactly the set's requests.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +37,8 @@ const SETS = {
   },
 } as const;
 const SETS_DIR = SETS.tuning.dir;
+/** The sets' requests as a host's model phrased them for search_operations (bench/retrieval/phrased/README.md). */
+const PHRASED_DIR = join(SETS_DIR, 'phrased');
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const ENTRY_KEYS = new Set(['query', 'expected', 'expectedOps', 'note']);
 
@@ -118,6 +121,16 @@ describe('retrieval benchmark query sets', () => {
       it('asks no request twice', () => {
         const normalized = entries.map((entry) => entry.query.trim().toLowerCase().replace(/\s+/g, ' '));
         expect(normalized.filter((query, i) => normalized.indexOf(query) !== i)).toEqual([]);
+      });
+
+      it('has a query a host model wrote for every request, and none for a request the set does not have', () => {
+        const phrased = JSON.parse(readFileSync(join(PHRASED_DIR, setName, `${api}.json`), 'utf8')) as Record<
+          string,
+          unknown
+        >;
+        expect(Object.keys(phrased).sort()).toEqual(entries.map((entry) => entry.query).sort());
+        for (const [request, query] of Object.entries(phrased))
+          expect(typeof query === 'string' && query.trim().length > 0, request).toBe(true);
       });
 
       const ownSpec = setName === 'dev' ? join(dir, 'specs', `${api}.json`) : undefined;
