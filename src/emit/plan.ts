@@ -14,6 +14,7 @@ import { generatorVersion, packageRoot } from '../util/package-root.js';
 import { buildCatalog, catalogFileText, catalogToolJson } from './catalog.js';
 import { declarationsFileText } from './code-mode/declarations.js';
 import { CODE_MODE_DEFAULTS, MAX_COMPUTE_MS } from '../../templates/runtime/contract/code-limits.js';
+import { apiName } from '../../templates/runtime/contract/api-name.js';
 import { clientSnippets } from './clients.js';
 import { toolNamesModule } from './code-mode/code.js';
 import { environmentVariables } from './env-vars.js';
@@ -221,7 +222,7 @@ function defaultBaseUrl(api: ApiModel): { baseUrl?: string; note?: string } {
 
 /** Mode-independent: the server adds how to reach operations in the dynamic and hybrid modes. */
 function instructionsFor(api: ApiModel, tools: readonly ToolModel[]): string {
-  const intro = `Tools for the ${oneLine(api.title)} API (${oneLine(api.version)}): ${tools.length} HTTP operations.`;
+  const intro = `Tools for the ${apiName(oneLine(api.title))} (${oneLine(api.version)}): ${tools.length} HTTP operations.`;
   const usage =
     'Each tool takes path, query, header and cookie parameters as top-level arguments and the request body as `body`; it returns the HTTP response (JSON also as structured content). HTTP errors come back as tool errors with the status and body.';
   const about = api.description ? `\n\nAbout the API: ${firstParagraph(api.description)}` : '';

@@ -4,6 +4,12 @@
  * decides how long tool names may be (src/tools/host-limits.ts); it is chosen before tools are named.
  */
 import { basename, resolve } from 'node:path';
+import {
+  isVersionToken,
+  namesApi,
+  titleClauses,
+  withoutPossessives,
+} from '../../templates/runtime/contract/api-name.js';
 import { slugWords } from './names.js';
 
 export interface ProjectNames {
@@ -28,48 +34,6 @@ function folderPackageName(out: string): string | undefined {
   return words.length > 0 ? words.join('-').slice(0, 214).replace(/-+$/, '') : undefined;
 }
 
-/** Title words that name no API: document kinds, protocols, qualities, articles. */
-const FILLER = new Set([
-  'a',
-  'an',
-  'and',
-  'the',
-  'of',
-  'api',
-  'apis',
-  'openapi',
-  'swagger',
-  'spec',
-  'specs',
-  'specification',
-  'definition',
-  'definitions',
-  'documentation',
-  'docs',
-  'reference',
-  'official',
-  'public',
-  'rest',
-  'restful',
-  'web',
-  'http',
-  'https',
-  'json',
-  'yaml',
-  'service',
-  'services',
-  'endpoint',
-  'endpoints',
-  'interface',
-  'server',
-  'mcp',
-  'version',
-  'alpha',
-  'beta',
-  'preview',
-]);
-/** Where a title's trailing clause starts: "X with fixes", "X for Y", "X - OpenAPI 3.0", "X (Preview)", "X + Y". */
-const CLAUSE_BREAK = /\s+(?:with|for|from|by|via|using)\s+|\s+[-–—+|/]\s+|[:;,([{]/i;
 const MAX_SLUG_WORDS = 3;
 const MAX_SLUG_LENGTH = 24;
 
@@ -79,22 +43,11 @@ const MAX_SLUG_LENGTH = 24;
  * `GitHub's official OpenAPI spec + Octokit extension` → `github`; never empty (`api` when no word is usable).
  */
 export function shortTitleSlug(title: string): string {
-  const text = title.replace(/['’]s\b/gi, '');
   const words =
-    text
-      .split(CLAUSE_BREAK)
-      .map(contentWords)
-      .find((w) => w.length > 0) ?? slugWords(text).filter((w) => !isVersionToken(w));
+    titleClauses(title)
+      .map((clause) => slugWords(clause).filter(namesApi))
+      .find((w) => w.length > 0) ?? slugWords(withoutPossessives(title)).filter((w) => !isVersionToken(w));
   return fitWords(words, MAX_SLUG_WORDS, MAX_SLUG_LENGTH) || 'api';
-}
-
-function contentWords(text: string): string[] {
-  return slugWords(text).filter((w) => !FILLER.has(w) && !isVersionToken(w));
-}
-
-/** `v2`, `3`, `2022`, `v1beta1`: numbers and versions say nothing about which API it is. */
-function isVersionToken(word: string): boolean {
-  return /^v\d+(?:[a-z]+\d*)?$|^\d+$/.test(word);
 }
 
 /** Whole words joined by `-` while they fit; a first word alone longer than the limit is cut. */

@@ -3,6 +3,7 @@
  * to report the tool surface it produces, and the SDK is not one of the generator's dependencies.
  */
 import type { Catalog, CatalogTool, JsonSchema, ToolMode } from './catalog.js';
+import { apiName } from './api-name.js';
 import { codeToolDefinitions } from './code-definitions.js';
 import { metaToolDefinitions } from './meta-definitions.js';
 
@@ -70,23 +71,10 @@ export function modeListing(
   mode: ToolMode,
 ): ModeListing {
   if (mode === 'all') return { direct: names.map((_, i) => i), meta: [], compact: false };
-  const api = apiName(catalog.server.title);
+  const api = apiName(catalog.server.title.replace(/ \(MCP\)$/, ''));
   if (mode === 'code') return { direct: [], meta: codeToolDefinitions(api, names.length), compact: false };
   const meta = metaToolDefinitions(api, names.length);
   if (mode === 'dynamic') return { direct: [], meta, compact: true };
   const core = new Set(catalog.core);
   return { direct: names.flatMap((name, i) => (core.has(name) ? [i] : [])), meta, compact: true };
-}
-
-/** Longest API title the meta-tools repeat: the listing stays the same size whatever the spec's title says. */
-const MAX_TITLE_CHARS = 60;
-
-/**
- * The API as the meta-tools name it, from the server's title: "Gmail API" for a spec titled "Gmail API" (not
- * "Gmail API API"), "RapidAPI" for "RapidAPI", "Stripe API" for "Stripe".
- */
-export function apiName(serverTitle: string): string {
-  const title = serverTitle.replace(/ \(MCP\)$/, '').replace(/[\s.]+$/, '');
-  const cut = title.length > MAX_TITLE_CHARS ? `${title.slice(0, MAX_TITLE_CHARS - 1)}…` : title;
-  return /\bapi$/i.test(cut) || cut.endsWith('API') ? cut : `${cut} API`;
 }

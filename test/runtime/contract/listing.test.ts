@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CatalogTool } from '../../../templates/runtime/contract/catalog.js';
-import { apiName, listedInputSchema, modeListing } from '../../../templates/runtime/contract/listing.js';
+import { listedInputSchema, modeListing } from '../../../templates/runtime/contract/listing.js';
 import { countListTokens } from '../../../src/report/tokens.js';
 
 describe('code mode listing', () => {
@@ -24,26 +24,13 @@ describe('code mode listing', () => {
 });
 
 describe('the API as the meta-tools name it', () => {
-  it('says API once, whatever the title ends with', () => {
-    expect(apiName('Gmail API (MCP)')).toBe('Gmail API');
-    expect(apiName('Gitea API. (MCP)')).toBe('Gitea API');
-    expect(apiName('Stripe (MCP)')).toBe('Stripe API');
-    expect(apiName('Twilio - Api (MCP)')).toBe('Twilio - Api');
-    expect(apiName('RapidAPI (MCP)')).toBe('RapidAPI');
-    expect(apiName('Capi (MCP)')).toBe('Capi API');
-  });
-
-  it('reads so in the dynamic and code listings', () => {
+  it('is the name api-name.ts makes of the title, in the dynamic and code listings', () => {
     const server = { name: 'x', version: '1', title: 'Gmail API (MCP)', instructions: '' };
     for (const mode of ['dynamic', 'code'] as const) {
       const text = JSON.stringify(modeListing({ core: [], server }, ['a'], mode).meta);
       expect(text).toContain('the Gmail API');
-      expect(text).not.toMatch(/API API/);
+      expect(text).not.toMatch(/API API|MCP/);
     }
-  });
-
-  it('is cut to 60 characters of title', () => {
-    expect(apiName(`${'x'.repeat(100)} (MCP)`)).toBe(`${'x'.repeat(59)}… API`);
   });
 });
 

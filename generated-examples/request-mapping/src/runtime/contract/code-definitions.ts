@@ -19,7 +19,7 @@ export interface DeclarationsFile {
   declarations: Record<string, string>;
 }
 
-/** `api`: the API as listing.ts's apiName names it ("Gmail API"). */
+/** `api`: the API as api-name.ts names it ("GitHub API"). */
 export function codeToolDefinitions(api: string, operationCount: number): ListedTool[] {
   return [
     {

@@ -13,7 +13,7 @@ export const META_TOOL_NAMES: readonly string[] = [SEARCH_TOOL, DESCRIBE_TOOL, C
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 
-/** `api`: the API as listing.ts's apiName names it ("Gmail API"). */
+/** `api`: the API as api-name.ts names it ("GitHub API"). */
 export function metaToolDefinitions(api: string, operationCount: number): ListedTool[] {
   return [
     {
