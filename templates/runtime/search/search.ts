@@ -81,23 +81,32 @@ export class OperationSearch {
   private readonly summaryTerms: Array<Set<string> | undefined> = [];
   /** Each operation's ranking factors that do not depend on the request: path simplicity, deprecation. */
   private readonly simplicity: number[];
+  /** Every operation's summary, by catalog index. */
+  private readonly operations: OperationSummary[];
+  private readonly bridge: SearchIndexFile['bridge'];
+  private readonly groupList: SearchGroup[];
 
-  private constructor(private readonly file: SearchIndexFile) {
+  /**
+   * Keeps the file's operations, groups and synonyms, not its documents: once MiniSearch holds their terms,
+   * the documents are a second copy (8 MB of heap on an API of 11,000 operations).
+   */
+  private constructor({ fields, documents, bridge, operations, groups }: SearchIndexFile) {
     this.mini = new MiniSearch(MINISEARCH_OPTIONS);
     this.documentFrequency = new Map();
-    this.mini.addAll(
-      file.documents.map((entries, id) => {
-        const row: Record<string, string | number> = { id };
-        const seen = new Set<string>();
-        entries.forEach((terms, i) => {
-          row[file.fields[i]!] = terms;
-          for (const term of terms.split(' ')) if (term) seen.add(term);
-        });
-        for (const term of seen) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-        return row;
-      }),
-    );
-    this.simplicity = file.operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
+    for (const [id, entries] of documents.entries()) {
+      const row: Record<string, string | number> = { id };
+      const seen = new Set<string>();
+      entries.forEach((terms, i) => {
+        row[fields[i]!] = terms;
+        for (const term of terms.split(' ')) if (term) seen.add(term);
+      });
+      for (const term of seen) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      this.mini.add(row);
+    }
+    this.operations = operations;
+    this.bridge = bridge;
+    this.groupList = groups;
+    this.simplicity = operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
   }
 
   static load(file: SearchIndexFile): OperationSearch {
@@ -109,21 +118,21 @@ export class OperationSearch {
   }
 
   get groups(): readonly SearchGroup[] {
-    return this.file.groups;
+    return this.groupList;
   }
 
   group(name: string): SearchGroup | undefined {
     const wanted = name.trim().toLowerCase();
-    return this.file.groups.find((g) => g.name.toLowerCase() === wanted);
+    return this.groupList.find((g) => g.name.toLowerCase() === wanted);
   }
 
   operation(doc: number): OperationSummary {
-    return this.file.operations[doc]!;
+    return this.operations[doc]!;
   }
 
   /** The summary of the operation of that name (describe_operation shows where its arguments come from). */
   operationNamed(name: string): OperationSummary | undefined {
-    return this.file.operations.find((op) => op.name === name);
+    return this.operations.find((op) => op.name === name);
   }
 
   /**
@@ -172,7 +181,7 @@ export class OperationSearch {
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
         const synonyms = new Map(
-          (entryOf(this.file.bridge, term) ?? []).map((t) => [t, this.synonymWeight(term, t, weight)]),
+          (entryOf(this.bridge, term) ?? []).map((t) => [t, this.synonymWeight(term, t, weight)]),
         );
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
@@ -208,7 +217,7 @@ export class OperationSearch {
   }
 
   private idf(df: number): number {
-    const n = this.file.operations.length;
+    const n = this.operations.length;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
@@ -232,28 +241,27 @@ export class OperationSearch {
       const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
       const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
       const viaSynonym = this.synonymScores(concept, base, filter);
-      const best = new Map(direct);
-      for (const [doc, match] of viaSynonym) {
-        const own = best.get(doc);
-        if (!own || match.score > own.score) best.set(doc, match);
-      }
-      for (const [doc, match] of best) {
-        let candidate = candidates.get(doc);
-        if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0, matched: new Set() }));
-        candidate.score += match.score;
-        if (!concept.hint) candidate.covered += direct.has(doc) ? 1 : SYNONYM_COVERAGE;
-        for (const term of match.terms) candidate.matched.add(term);
-      }
+      const own = concept.hint ? 0 : 1;
+      direct.forEach((match, doc) => {
+        const synonym = viaSynonym.get(doc);
+        credit(candidates, doc, synonym && synonym.score > match.score ? synonym : match, own);
+      });
+      const throughSynonym = concept.hint ? 0 : SYNONYM_COVERAGE;
+      viaSynonym.forEach((match, doc) => {
+        if (!direct.has(doc)) credit(candidates, doc, match, throughSynonym);
+      });
     }
-    const ranked = [...candidates.values()].map((c) => ({
-      doc: c.doc,
-      score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity[c.doc]!,
-      matched: c.matched,
-    }));
+    // Scored in place and sorted as they are: a search on a large API has thousands of candidates, and what it
+    // allocates per candidate is what grows the server's heap from search to search.
+    const ranked = [...candidates.values()];
+    for (const c of ranked) c.score = c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity[c.doc]!;
     ranked.sort(byScore);
     return ranked
       .slice(0, RERANKED)
-      .map(({ doc, score, matched }) => ({ doc, score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, matched)) }))
+      .map(({ doc, score, matched }) => ({
+        doc,
+        score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, new Set(matched.flat()))),
+      }))
       .sort(byScore)
       .slice(0, limit);
   }
@@ -271,30 +279,23 @@ export class OperationSearch {
     const best = new Map<number, Scored & { others: number }>();
     for (const [synonym, weight] of concept.synonyms) {
       const terms = synonym.split(' ');
-      for (const [doc, match] of this.scores(
-        terms,
-        new Map(terms.map((t) => [t, weight * base])),
-        'exact',
-        filter,
-        SYNONYM_FIELDS,
-      )) {
-        const seen = best.get(doc);
-        if (!seen) best.set(doc, { ...match, others: 0 });
-        else if (match.score > seen.score)
-          best.set(doc, {
-            score: match.score,
-            terms: [...seen.terms, ...match.terms],
-            others: seen.others + seen.score,
-          });
-        else {
-          seen.others += match.score;
-          seen.terms.push(...match.terms);
-        }
-      }
+      this.scores(terms, new Map(terms.map((t) => [t, weight * base])), 'exact', filter, SYNONYM_FIELDS).forEach(
+        (match, doc) => {
+          const seen = best.get(doc);
+          if (!seen) best.set(doc, { score: match.score, terms: match.terms, others: 0 });
+          else if (match.score > seen.score) {
+            seen.others += seen.score;
+            seen.score = match.score;
+            seen.terms = [...seen.terms, ...match.terms];
+          } else {
+            seen.others += match.score;
+            seen.terms.push(...match.terms);
+          }
+        },
+      );
     }
-    return new Map(
-      [...best].map(([doc, m]) => [doc, { score: m.score + OTHER_SYNONYMS_SHARE * m.others, terms: m.terms }]),
-    );
+    for (const match of best.values()) match.score += OTHER_SYNONYMS_SHARE * match.others;
+    return best;
   }
 
   /**
@@ -322,7 +323,9 @@ export class OperationSearch {
         ...(filter ? { filter: (r: SearchResult) => filter(r.id as number) } : {}),
       },
     );
-    return new Map(results.map((r) => [r.id as number, { score: r.score, terms: Object.keys(r.match) }]));
+    const scored = new Map<number, Scored>();
+    for (const r of results) scored.set(r.id as number, { score: r.score, terms: r.terms });
+    return scored;
   }
 
   /**
@@ -337,7 +340,7 @@ export class OperationSearch {
     // Deleting is what a request least often means without saying so: of siblings that match alike, the
     // delete ranks last unless the request asks to delete or to end something (DELETE_TERMS, or their synonyms).
     const unasked = said(DELETE_TERMS) ? 1 : UNASKED_DELETE;
-    const writes = (doc: number) => (this.file.operations[doc]!.method === 'DELETE' ? unasked : 1);
+    const writes = (doc: number) => (this.operations[doc]!.method === 'DELETE' ? unasked : 1);
     // In a question, a write word is mostly a state ("which PRs are open?").
     if (!question && said(WRITE_TERMS)) return writes;
     // A request told with a verb that does something ("follow torvalds", "fork the repo") leans away from reads.
@@ -347,11 +350,11 @@ export class OperationSearch {
         (c) => c.action && ![...c.synonyms.keys()].some((t) => READ_VERBS.has(t)) && !READ_VERBS.has(c.term),
       )
     ) {
-      return (doc) => (this.file.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
+      return (doc) => (this.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
     }
     if (!question && !plural && !said(READ_TERMS)) return writes;
     return (doc) => {
-      const op = this.file.operations[doc]!;
+      const op = this.operations[doc]!;
       if (op.method !== 'GET') return writes(doc);
       return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
     };
@@ -360,7 +363,7 @@ export class OperationSearch {
   /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
   private exactness(doc: number, matched: ReadonlySet<string>): number {
     let terms = this.summaryTerms[doc];
-    if (!terms) this.summaryTerms[doc] = terms = new Set(analyze(this.file.operations[doc]!.summary));
+    if (!terms) this.summaryTerms[doc] = terms = new Set(analyze(this.operations[doc]!.summary));
     if (terms.size === 0) return 0;
     let hit = 0;
     for (const term of terms) if (matched.has(term)) hit++;
@@ -392,7 +395,23 @@ interface Candidate {
   score: number;
   /** Words of the request it matched: 1 each by the word itself, less through a synonym. */
   covered: number;
-  matched: Set<string>;
+  /**
+   * The index terms each word matched, as the matches hold them: only the best RERANKED candidates need them
+   * as a set (exactness), and a set per candidate is most of what a search allocates on a large API.
+   */
+  matched: string[][];
+}
+
+/** Adds one word's match to an operation's candidacy: its score, what it covers of the request, its terms. */
+function credit(candidates: Map<number, Candidate>, doc: number, match: Scored, covered: number): void {
+  const candidate = candidates.get(doc);
+  // Most operations match one or two of the request's words: a list made with its first entry stays that size.
+  if (!candidate) candidates.set(doc, { doc, score: 0 + match.score, covered: 0 + covered, matched: [match.terms] });
+  else {
+    candidate.score += match.score;
+    candidate.covered += covered;
+    candidate.matched.push(match.terms);
+  }
 }
 
 /** How much the synonyms after an operation's best one add to its match (synonymScores). */
@@ -431,8 +450,9 @@ function isPlural(word: string): boolean {
 }
 const EXACTNESS_WEIGHT = 1;
 
+/** Best first, then by catalog order. Compared, not subtracted: a difference of two scores is a new heap number. */
 function byScore(a: SearchHit, b: SearchHit): number {
-  return b.score - a.score || a.doc - b.doc;
+  return a.score > b.score ? -1 : a.score < b.score ? 1 : a.doc - b.doc;
 }
 
 /** A word matched through a synonym counts this much toward coverage. */
