@@ -85,6 +85,8 @@ export class OperationSearch {
   private readonly operations: OperationSummary[];
   private readonly bridge: SearchIndexFile['bridge'];
   private readonly groupList: SearchGroup[];
+  /** Per-operation scratch of a search (synchronous: one at a time), allocated once for all searches. */
+  private readonly scratch: Scratch;
 
   /**
    * Keeps the file's operations, groups and synonyms, not its documents: once MiniSearch holds their terms,
@@ -107,6 +109,7 @@ export class OperationSearch {
     this.bridge = bridge;
     this.groupList = groups;
     this.simplicity = operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
+    this.scratch = new Scratch(operations.length);
   }
 
   static load(file: SearchIndexFile): OperationSearch {
@@ -233,37 +236,48 @@ export class OperationSearch {
     filter: ((doc: number) => boolean) | undefined,
     loose: boolean,
   ): SearchHit[] {
-    const candidates = new Map<number, Candidate>();
+    const { scratch } = this;
+    const candidates = scratch.candidates;
+    candidates.clear();
     const counted = concepts.filter((c) => !c.hint).length;
-    for (const concept of concepts) {
-      const base = concept.hint ? HINT_WEIGHT : 1;
-      // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
-      const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
-      const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
-      const viaSynonym = this.synonymScores(concept, base, filter);
-      const own = concept.hint ? 0 : 1;
-      direct.forEach((match, doc) => {
-        const synonym = viaSynonym.get(doc);
-        credit(candidates, doc, synonym && synonym.score > match.score ? synonym : match, own);
-      });
-      const throughSynonym = concept.hint ? 0 : SYNONYM_COVERAGE;
-      viaSynonym.forEach((match, doc) => {
-        if (!direct.has(doc)) credit(candidates, doc, match, throughSynonym);
-      });
-    }
-    // Scored in place and sorted as they are: a search on a large API has thousands of candidates, and what it
-    // allocates per candidate is what grows the server's heap from search to search.
-    const ranked = [...candidates.values()];
-    for (const c of ranked) c.score = c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity[c.doc]!;
-    ranked.sort(byScore);
-    return ranked
+    for (const concept of concepts) this.creditConcept(concept, loose, filter);
+    const { score } = candidates;
+    for (const doc of candidates.docs)
+      score[doc] = score[doc]! * coverage(candidates.covered[doc]!, counted) * prior(doc) * this.simplicity[doc]!;
+    // Sorted where they are: the scratch's list of candidates is rebuilt by the next search anyway.
+    const hits = candidates.docs
+      .sort((a, b) => compareScores(score[a]!, score[b]!, a, b))
       .slice(0, RERANKED)
-      .map(({ doc, score, matched }) => ({
+      .map((doc) => ({
         doc,
-        score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, new Set(matched.flat()))),
+        score: score[doc]! * (1 + EXACTNESS_WEIGHT * this.exactness(doc, new Set(candidates.matched[doc]!.flat()))),
       }))
       .sort(byScore)
       .slice(0, limit);
+    scratch.release();
+    return hits;
+  }
+
+  /** Credits each operation the word matches with its own match or its synonyms', whichever scores higher. */
+  private creditConcept(concept: Concept, loose: boolean, filter: ((doc: number) => boolean) | undefined): void {
+    const { candidates, directly, synonymScore, synonymTerms } = this.scratch;
+    const base = concept.hint ? HINT_WEIGHT : 1;
+    // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
+    const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
+    const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
+    const synonyms = this.synonymScores(concept, base, filter);
+    const own = concept.hint ? 0 : 1;
+    directly.clear();
+    for (const match of direct) {
+      const doc = match.id as number;
+      directly.add(doc);
+      if (synonyms.has(doc) && synonymScore[doc]! > match.score)
+        candidates.credit(doc, synonymScore[doc]!, synonymTerms[doc]!, own);
+      else candidates.credit(doc, match.score, match.terms, own);
+    }
+    const throughSynonym = concept.hint ? 0 : SYNONYM_COVERAGE;
+    for (const doc of synonyms.docs)
+      if (!directly.has(doc)) candidates.credit(doc, synonymScore[doc]!, synonymTerms[doc]!, throughSynonym);
   }
 
   /**
@@ -271,31 +285,37 @@ export class OperationSearch {
    * Synonyms are matched one at a time: an operation that says "promotion code" and "discount" is a little
    * more of a coupon than one that says only one of them, not as much more as the two scores added up.
    */
-  private synonymScores(
-    concept: Concept,
-    base: number,
-    filter: ((doc: number) => boolean) | undefined,
-  ): Map<number, Scored> {
-    const best = new Map<number, Scored & { others: number }>();
+  private synonymScores(concept: Concept, base: number, filter: ((doc: number) => boolean) | undefined): DocSet {
+    const { synonymScore: score, synonymOthers: others, synonymTerms: terms } = this.scratch;
+    const matched = this.scratch.synonyms;
+    this.scratch.clearSynonyms();
     for (const [synonym, weight] of concept.synonyms) {
-      const terms = synonym.split(' ');
-      this.scores(terms, new Map(terms.map((t) => [t, weight * base])), 'exact', filter, SYNONYM_FIELDS).forEach(
-        (match, doc) => {
-          const seen = best.get(doc);
-          if (!seen) best.set(doc, { score: match.score, terms: match.terms, others: 0 });
-          else if (match.score > seen.score) {
-            seen.others += seen.score;
-            seen.score = match.score;
-            seen.terms = [...seen.terms, ...match.terms];
-          } else {
-            seen.others += match.score;
-            seen.terms.push(...match.terms);
-          }
-        },
-      );
+      const words = synonym.split(' ');
+      for (const match of this.scores(
+        words,
+        new Map(words.map((t) => [t, weight * base])),
+        'exact',
+        filter,
+        SYNONYM_FIELDS,
+      )) {
+        const doc = match.id as number;
+        if (!matched.has(doc)) {
+          matched.add(doc);
+          score[doc] = match.score;
+          terms[doc] = match.terms;
+          others[doc] = 0;
+        } else if (match.score > score[doc]!) {
+          others[doc] = others[doc]! + score[doc]!;
+          score[doc] = match.score;
+          terms[doc] = [...terms[doc]!, ...match.terms];
+        } else {
+          others[doc] = others[doc]! + match.score;
+          terms[doc]!.push(...match.terms);
+        }
+      }
     }
-    for (const match of best.values()) match.score += OTHER_SYNONYMS_SHARE * match.others;
-    return best;
+    for (const doc of matched.docs) score[doc] = score[doc]! + OTHER_SYNONYMS_SHARE * others[doc]!;
+    return matched;
   }
 
   /**
@@ -309,9 +329,9 @@ export class OperationSearch {
     spelling: 'exact' | 'prefix' | 'loose',
     filter: ((doc: number) => boolean) | undefined,
     fields?: SearchField[],
-  ): Map<number, Scored> {
+  ): SearchResult[] {
     const loose = spelling === 'loose';
-    const results = this.mini.search(
+    return this.mini.search(
       { combineWith: 'OR', queries: terms },
       {
         boost: FIELD_BOOSTS,
@@ -323,9 +343,6 @@ export class OperationSearch {
         ...(filter ? { filter: (r: SearchResult) => filter(r.id as number) } : {}),
       },
     );
-    const scored = new Map<number, Scored>();
-    for (const r of results) scored.set(r.id as number, { score: r.score, terms: r.terms });
-    return scored;
   }
 
   /**
@@ -384,33 +401,104 @@ function simplicity(path: string): number {
   return 1 / (1 + SEGMENT_PENALTY * Math.max(0, segments - 1));
 }
 
-interface Scored {
-  score: number;
-  /** The index terms it matched (after prefix and fuzzy expansion). */
-  terms: string[];
+/**
+ * A set of operations, cleared in constant time: a mark per operation, current when it holds this set's
+ * generation, and the members in the order they were added.
+ */
+class DocSet {
+  readonly docs: number[] = [];
+  private readonly marks: Uint32Array;
+  private generation = 1;
+
+  constructor(size: number) {
+    this.marks = new Uint32Array(size);
+  }
+
+  has(doc: number): boolean {
+    return this.marks[doc] === this.generation;
+  }
+
+  add(doc: number): void {
+    this.marks[doc] = this.generation;
+    this.docs.push(doc);
+  }
+
+  clear(): void {
+    this.docs.length = 0;
+    if (++this.generation === 0xffffffff) {
+      this.marks.fill(0);
+      this.generation = 1;
+    }
+  }
 }
 
-interface Candidate {
-  doc: number;
-  score: number;
+/** The operations a request matched so far, with what each has gathered. */
+class Candidates extends DocSet {
+  readonly score: Float64Array;
   /** Words of the request it matched: 1 each by the word itself, less through a synonym. */
-  covered: number;
-  /**
-   * The index terms each word matched, as the matches hold them: only the best RERANKED candidates need them
-   * as a set (exactness), and a set per candidate is most of what a search allocates on a large API.
-   */
-  matched: string[][];
+  readonly covered: Float64Array;
+  /** The index terms each word matched, as MiniSearch listed them: only the best RERANKED need them as a set. */
+  readonly matched: Array<string[][] | undefined>;
+
+  constructor(size: number) {
+    super(size);
+    this.score = new Float64Array(size);
+    this.covered = new Float64Array(size);
+    this.matched = new Array<string[][] | undefined>(size);
+  }
+
+  /** Adds one word's match to an operation's candidacy. */
+  credit(doc: number, score: number, terms: string[], covered: number): void {
+    if (!this.has(doc)) {
+      this.add(doc);
+      this.score[doc] = 0 + score;
+      this.covered[doc] = 0 + covered;
+      this.matched[doc] = [terms];
+    } else {
+      this.score[doc] = this.score[doc]! + score;
+      this.covered[doc] = this.covered[doc]! + covered;
+      this.matched[doc]!.push(terms);
+    }
+  }
+
+  override clear(): void {
+    for (const doc of this.docs) this.matched[doc] = undefined;
+    super.clear();
+  }
 }
 
-/** Adds one word's match to an operation's candidacy: its score, what it covers of the request, its terms. */
-function credit(candidates: Map<number, Candidate>, doc: number, match: Scored, covered: number): void {
-  const candidate = candidates.get(doc);
-  // Most operations match one or two of the request's words: a list made with its first entry stays that size.
-  if (!candidate) candidates.set(doc, { doc, score: 0 + match.score, covered: 0 + covered, matched: [match.terms] });
-  else {
-    candidate.score += match.score;
-    candidate.covered += covered;
-    candidate.matched.push(match.terms);
+/**
+ * What a search works with per operation, kept from search to search: a search on a large API weighs
+ * thousands of operations, and what it allocated for each was most of what grew the server's heap.
+ */
+class Scratch {
+  readonly candidates: Candidates;
+  /** The operations the request's current word matched directly. */
+  readonly directly: DocSet;
+  /** The operations its synonyms matched, with the best synonym's score, the others' sum and their terms. */
+  readonly synonyms: DocSet;
+  readonly synonymScore: Float64Array;
+  readonly synonymOthers: Float64Array;
+  readonly synonymTerms: Array<string[] | undefined>;
+
+  constructor(size: number) {
+    this.candidates = new Candidates(size);
+    this.directly = new DocSet(size);
+    this.synonyms = new DocSet(size);
+    this.synonymScore = new Float64Array(size);
+    this.synonymOthers = new Float64Array(size);
+    this.synonymTerms = new Array<string[] | undefined>(size);
+  }
+
+  /** Lets go of the last search's match terms, which would otherwise be held until the next search. */
+  release(): void {
+    this.candidates.clear();
+    this.clearSynonyms();
+  }
+
+  clearSynonyms(): void {
+    for (const doc of this.synonyms.docs) this.synonymTerms[doc] = undefined;
+    this.synonyms.clear();
   }
 }
 
@@ -452,7 +540,11 @@ const EXACTNESS_WEIGHT = 1;
 
 /** Best first, then by catalog order. Compared, not subtracted: a difference of two scores is a new heap number. */
 function byScore(a: SearchHit, b: SearchHit): number {
-  return a.score > b.score ? -1 : a.score < b.score ? 1 : a.doc - b.doc;
+  return compareScores(a.score, b.score, a.doc, b.doc);
+}
+
+function compareScores(a: number, b: number, docA: number, docB: number): number {
+  return a > b ? -1 : a < b ? 1 : docA - docB;
 }
 
 /** A word matched through a synonym counts this much toward coverage. */
