@@ -103,6 +103,25 @@ describe('operation search', () => {
     expect(top('xyzzy plugh')).toEqual([]);
   });
 
+  it('answers a request alike whatever was searched before: what a search works with is kept, not its matches', () => {
+    const fresh = () => OperationSearch.load(JSON.parse(JSON.stringify(buildSearchIndex(DOCS, GROUPS))));
+    const requests: Array<[string, SearchGroup | undefined]> = [
+      ['copy a repo', undefined],
+      ['stop the running workflow', undefined],
+      ['list', search.group('actions')],
+      ['repositry', undefined], // found only by the loose pass, after the strict one found nothing
+      ['close issue 42', undefined],
+      ['remove the repo', search.group('repos')],
+    ];
+    const alone = requests.map(([query, within]) => fresh().search(query, 10, within));
+    const reused = fresh();
+    for (const round of [1, 2])
+      expect(
+        requests.map(([q, within]) => reused.search(q, 10, within)),
+        `round ${round}`,
+      ).toEqual(alone);
+  });
+
   it('looks groups up by name, ignoring case', () => {
     expect(search.group('ISSUES')?.operations).toEqual([0, 1, 2]);
     expect(search.group('nope')).toBeUndefined();

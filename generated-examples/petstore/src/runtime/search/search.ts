@@ -81,23 +81,35 @@ export class OperationSearch {
   private readonly summaryTerms: Array<Set<string> | undefined> = [];
   /** Each operation's ranking factors that do not depend on the request: path simplicity, deprecation. */
   private readonly simplicity: number[];
+  /** Every operation's summary, by catalog index. */
+  private readonly operations: OperationSummary[];
+  private readonly bridge: SearchIndexFile['bridge'];
+  private readonly groupList: SearchGroup[];
+  /** Per-operation scratch of a search (synchronous: one at a time), allocated once for all searches. */
+  private readonly scratch: Scratch;
 
-  private constructor(private readonly file: SearchIndexFile) {
+  /**
+   * Keeps the file's operations, groups and synonyms, not its documents: once MiniSearch holds their terms,
+   * the documents are a second copy (8 MB of heap on an API of 11,000 operations).
+   */
+  private constructor({ fields, documents, bridge, operations, groups }: SearchIndexFile) {
     this.mini = new MiniSearch(MINISEARCH_OPTIONS);
     this.documentFrequency = new Map();
-    this.mini.addAll(
-      file.documents.map((entries, id) => {
-        const row: Record<string, string | number> = { id };
-        const seen = new Set<string>();
-        entries.forEach((terms, i) => {
-          row[file.fields[i]!] = terms;
-          for (const term of terms.split(' ')) if (term) seen.add(term);
-        });
-        for (const term of seen) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-        return row;
-      }),
-    );
-    this.simplicity = file.operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
+    for (const [id, entries] of documents.entries()) {
+      const row: Record<string, string | number> = { id };
+      const seen = new Set<string>();
+      entries.forEach((terms, i) => {
+        row[fields[i]!] = terms;
+        for (const term of terms.split(' ')) if (term) seen.add(term);
+      });
+      for (const term of seen) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+      this.mini.add(row);
+    }
+    this.operations = operations;
+    this.bridge = bridge;
+    this.groupList = groups;
+    this.simplicity = operations.map((op) => simplicity(op.path) * (op.deprecated ? DEPRECATED_PREFERENCE : 1));
+    this.scratch = new Scratch(operations.length);
   }
 
   static load(file: SearchIndexFile): OperationSearch {
@@ -109,21 +121,21 @@ export class OperationSearch {
   }
 
   get groups(): readonly SearchGroup[] {
-    return this.file.groups;
+    return this.groupList;
   }
 
   group(name: string): SearchGroup | undefined {
     const wanted = name.trim().toLowerCase();
-    return this.file.groups.find((g) => g.name.toLowerCase() === wanted);
+    return this.groupList.find((g) => g.name.toLowerCase() === wanted);
   }
 
   operation(doc: number): OperationSummary {
-    return this.file.operations[doc]!;
+    return this.operations[doc]!;
   }
 
   /** The summary of the operation of that name (describe_operation shows where its arguments come from). */
   operationNamed(name: string): OperationSummary | undefined {
-    return this.file.operations.find((op) => op.name === name);
+    return this.operations.find((op) => op.name === name);
   }
 
   /**
@@ -172,7 +184,7 @@ export class OperationSearch {
         seen.add(term);
         const weight = this.documentFrequency.has(term) ? SYNONYM_WEIGHT : SYNONYM_WEIGHT_UNKNOWN_WORD;
         const synonyms = new Map(
-          (entryOf(this.file.bridge, term) ?? []).map((t) => [t, this.synonymWeight(term, t, weight)]),
+          (entryOf(this.bridge, term) ?? []).map((t) => [t, this.synonymWeight(term, t, weight)]),
         );
         concepts.push({ term, synonyms, ...(ACTION_VERBS.has(term) ? { action: true } : {}) });
       }
@@ -208,7 +220,7 @@ export class OperationSearch {
   }
 
   private idf(df: number): number {
-    const n = this.file.operations.length;
+    const n = this.operations.length;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
@@ -224,38 +236,48 @@ export class OperationSearch {
     filter: ((doc: number) => boolean) | undefined,
     loose: boolean,
   ): SearchHit[] {
-    const candidates = new Map<number, Candidate>();
+    const { scratch } = this;
+    const candidates = scratch.candidates;
+    candidates.clear();
     const counted = concepts.filter((c) => !c.hint).length;
-    for (const concept of concepts) {
-      const base = concept.hint ? HINT_WEIGHT : 1;
-      // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
-      const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
-      const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
-      const viaSynonym = this.synonymScores(concept, base, filter);
-      const best = new Map(direct);
-      for (const [doc, match] of viaSynonym) {
-        const own = best.get(doc);
-        if (!own || match.score > own.score) best.set(doc, match);
-      }
-      for (const [doc, match] of best) {
-        let candidate = candidates.get(doc);
-        if (!candidate) candidates.set(doc, (candidate = { doc, score: 0, covered: 0, matched: new Set() }));
-        candidate.score += match.score;
-        if (!concept.hint) candidate.covered += direct.has(doc) ? 1 : SYNONYM_COVERAGE;
-        for (const term of match.terms) candidate.matched.add(term);
-      }
-    }
-    const ranked = [...candidates.values()].map((c) => ({
-      doc: c.doc,
-      score: c.score * coverage(c.covered, counted) * prior(c.doc) * this.simplicity[c.doc]!,
-      matched: c.matched,
-    }));
-    ranked.sort(byScore);
-    return ranked
+    for (const concept of concepts) this.creditConcept(concept, loose, filter);
+    const { score } = candidates;
+    for (const doc of candidates.docs)
+      score[doc] = score[doc]! * coverage(candidates.covered[doc]!, counted) * prior(doc) * this.simplicity[doc]!;
+    // Sorted where they are: the scratch's list of candidates is rebuilt by the next search anyway.
+    const hits = candidates.docs
+      .sort((a, b) => compareScores(score[a]!, score[b]!, a, b))
       .slice(0, RERANKED)
-      .map(({ doc, score, matched }) => ({ doc, score: score * (1 + EXACTNESS_WEIGHT * this.exactness(doc, matched)) }))
+      .map((doc) => ({
+        doc,
+        score: score[doc]! * (1 + EXACTNESS_WEIGHT * this.exactness(doc, new Set(candidates.matched[doc]!.flat()))),
+      }))
       .sort(byScore)
       .slice(0, limit);
+    scratch.release();
+    return hits;
+  }
+
+  /** Credits each operation the word matches with its own match or its synonyms', whichever scores higher. */
+  private creditConcept(concept: Concept, loose: boolean, filter: ((doc: number) => boolean) | undefined): void {
+    const { candidates, directly, synonymScore, synonymTerms } = this.scratch;
+    const base = concept.hint ? HINT_WEIGHT : 1;
+    // A kind term is matched as written: `#ipv4` is not a misspelt `#ipv6`.
+    const spelling = concept.value ? 'exact' : loose ? 'loose' : 'prefix';
+    const direct = this.scores([concept.term], new Map([[concept.term, base]]), spelling, filter);
+    const synonyms = this.synonymScores(concept, base, filter);
+    const own = concept.hint ? 0 : 1;
+    directly.clear();
+    for (const match of direct) {
+      const doc = match.id as number;
+      directly.add(doc);
+      if (synonyms.has(doc) && synonymScore[doc]! > match.score)
+        candidates.credit(doc, synonymScore[doc]!, synonymTerms[doc]!, own);
+      else candidates.credit(doc, match.score, match.terms, own);
+    }
+    const throughSynonym = concept.hint ? 0 : SYNONYM_COVERAGE;
+    for (const doc of synonyms.docs)
+      if (!directly.has(doc)) candidates.credit(doc, synonymScore[doc]!, synonymTerms[doc]!, throughSynonym);
   }
 
   /**
@@ -263,38 +285,37 @@ export class OperationSearch {
    * Synonyms are matched one at a time: an operation that says "promotion code" and "discount" is a little
    * more of a coupon than one that says only one of them, not as much more as the two scores added up.
    */
-  private synonymScores(
-    concept: Concept,
-    base: number,
-    filter: ((doc: number) => boolean) | undefined,
-  ): Map<number, Scored> {
-    const best = new Map<number, Scored & { others: number }>();
+  private synonymScores(concept: Concept, base: number, filter: ((doc: number) => boolean) | undefined): DocSet {
+    const { synonymScore: score, synonymOthers: others, synonymTerms: terms } = this.scratch;
+    const matched = this.scratch.synonyms;
+    this.scratch.clearSynonyms();
     for (const [synonym, weight] of concept.synonyms) {
-      const terms = synonym.split(' ');
-      for (const [doc, match] of this.scores(
-        terms,
-        new Map(terms.map((t) => [t, weight * base])),
+      const words = synonym.split(' ');
+      for (const match of this.scores(
+        words,
+        new Map(words.map((t) => [t, weight * base])),
         'exact',
         filter,
         SYNONYM_FIELDS,
       )) {
-        const seen = best.get(doc);
-        if (!seen) best.set(doc, { ...match, others: 0 });
-        else if (match.score > seen.score)
-          best.set(doc, {
-            score: match.score,
-            terms: [...seen.terms, ...match.terms],
-            others: seen.others + seen.score,
-          });
-        else {
-          seen.others += match.score;
-          seen.terms.push(...match.terms);
+        const doc = match.id as number;
+        if (!matched.has(doc)) {
+          matched.add(doc);
+          score[doc] = match.score;
+          terms[doc] = match.terms;
+          others[doc] = 0;
+        } else if (match.score > score[doc]!) {
+          others[doc] = others[doc]! + score[doc]!;
+          score[doc] = match.score;
+          terms[doc] = [...terms[doc]!, ...match.terms];
+        } else {
+          others[doc] = others[doc]! + match.score;
+          terms[doc]!.push(...match.terms);
         }
       }
     }
-    return new Map(
-      [...best].map(([doc, m]) => [doc, { score: m.score + OTHER_SYNONYMS_SHARE * m.others, terms: m.terms }]),
-    );
+    for (const doc of matched.docs) score[doc] = score[doc]! + OTHER_SYNONYMS_SHARE * others[doc]!;
+    return matched;
   }
 
   /**
@@ -308,9 +329,9 @@ export class OperationSearch {
     spelling: 'exact' | 'prefix' | 'loose',
     filter: ((doc: number) => boolean) | undefined,
     fields?: SearchField[],
-  ): Map<number, Scored> {
+  ): SearchResult[] {
     const loose = spelling === 'loose';
-    const results = this.mini.search(
+    return this.mini.search(
       { combineWith: 'OR', queries: terms },
       {
         boost: FIELD_BOOSTS,
@@ -322,7 +343,6 @@ export class OperationSearch {
         ...(filter ? { filter: (r: SearchResult) => filter(r.id as number) } : {}),
       },
     );
-    return new Map(results.map((r) => [r.id as number, { score: r.score, terms: Object.keys(r.match) }]));
   }
 
   /**
@@ -337,7 +357,7 @@ export class OperationSearch {
     // Deleting is what a request least often means without saying so: of siblings that match alike, the
     // delete ranks last unless the request asks to delete or to end something (DELETE_TERMS, or their synonyms).
     const unasked = said(DELETE_TERMS) ? 1 : UNASKED_DELETE;
-    const writes = (doc: number) => (this.file.operations[doc]!.method === 'DELETE' ? unasked : 1);
+    const writes = (doc: number) => (this.operations[doc]!.method === 'DELETE' ? unasked : 1);
     // In a question, a write word is mostly a state ("which PRs are open?").
     if (!question && said(WRITE_TERMS)) return writes;
     // A request told with a verb that does something ("follow torvalds", "fork the repo") leans away from reads.
@@ -347,11 +367,11 @@ export class OperationSearch {
         (c) => c.action && ![...c.synonyms.keys()].some((t) => READ_VERBS.has(t)) && !READ_VERBS.has(c.term),
       )
     ) {
-      return (doc) => (this.file.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
+      return (doc) => (this.operations[doc]!.method === 'GET' ? 1 / READ_PREFERENCE : writes(doc));
     }
     if (!question && !plural && !said(READ_TERMS)) return writes;
     return (doc) => {
-      const op = this.file.operations[doc]!;
+      const op = this.operations[doc]!;
       if (op.method !== 'GET') return writes(doc);
       return plural && !op.path.endsWith('}') ? READ_PREFERENCE * LIST_PREFERENCE : READ_PREFERENCE;
     };
@@ -360,7 +380,7 @@ export class OperationSearch {
   /** The share of an operation's summary terms that the request matched: "Get a repository" is exactly "get a repo". */
   private exactness(doc: number, matched: ReadonlySet<string>): number {
     let terms = this.summaryTerms[doc];
-    if (!terms) this.summaryTerms[doc] = terms = new Set(analyze(this.file.operations[doc]!.summary));
+    if (!terms) this.summaryTerms[doc] = terms = new Set(analyze(this.operations[doc]!.summary));
     if (terms.size === 0) return 0;
     let hit = 0;
     for (const term of terms) if (matched.has(term)) hit++;
@@ -381,18 +401,105 @@ function simplicity(path: string): number {
   return 1 / (1 + SEGMENT_PENALTY * Math.max(0, segments - 1));
 }
 
-interface Scored {
-  score: number;
-  /** The index terms it matched (after prefix and fuzzy expansion). */
-  terms: string[];
+/**
+ * A set of operations, cleared in constant time: a mark per operation, current when it holds this set's
+ * generation, and the members in the order they were added.
+ */
+class DocSet {
+  readonly docs: number[] = [];
+  private readonly marks: Uint32Array;
+  private generation = 1;
+
+  constructor(size: number) {
+    this.marks = new Uint32Array(size);
+  }
+
+  has(doc: number): boolean {
+    return this.marks[doc] === this.generation;
+  }
+
+  add(doc: number): void {
+    this.marks[doc] = this.generation;
+    this.docs.push(doc);
+  }
+
+  clear(): void {
+    this.docs.length = 0;
+    if (++this.generation === 0xffffffff) {
+      this.marks.fill(0);
+      this.generation = 1;
+    }
+  }
 }
 
-interface Candidate {
-  doc: number;
-  score: number;
+/** The operations a request matched so far, with what each has gathered. */
+class Candidates extends DocSet {
+  readonly score: Float64Array;
   /** Words of the request it matched: 1 each by the word itself, less through a synonym. */
-  covered: number;
-  matched: Set<string>;
+  readonly covered: Float64Array;
+  /** The index terms each word matched, as MiniSearch listed them: only the best RERANKED need them as a set. */
+  readonly matched: Array<string[][] | undefined>;
+
+  constructor(size: number) {
+    super(size);
+    this.score = new Float64Array(size);
+    this.covered = new Float64Array(size);
+    this.matched = new Array<string[][] | undefined>(size);
+  }
+
+  /** Adds one word's match to an operation's candidacy. */
+  credit(doc: number, score: number, terms: string[], covered: number): void {
+    if (!this.has(doc)) {
+      this.add(doc);
+      this.score[doc] = 0 + score;
+      this.covered[doc] = 0 + covered;
+      this.matched[doc] = [terms];
+    } else {
+      this.score[doc] = this.score[doc]! + score;
+      this.covered[doc] = this.covered[doc]! + covered;
+      this.matched[doc]!.push(terms);
+    }
+  }
+
+  override clear(): void {
+    for (const doc of this.docs) this.matched[doc] = undefined;
+    super.clear();
+  }
+}
+
+/**
+ * What a search works with per operation, kept from search to search: a search on a large API weighs
+ * thousands of operations, and what it allocated for each was most of what grew the server's heap.
+ */
+class Scratch {
+  readonly candidates: Candidates;
+  /** The operations the request's current word matched directly. */
+  readonly directly: DocSet;
+  /** The operations its synonyms matched, with the best synonym's score, the others' sum and their terms. */
+  readonly synonyms: DocSet;
+  readonly synonymScore: Float64Array;
+  readonly synonymOthers: Float64Array;
+  readonly synonymTerms: Array<string[] | undefined>;
+
+  constructor(size: number) {
+    this.candidates = new Candidates(size);
+    this.directly = new DocSet(size);
+    this.synonyms = new DocSet(size);
+    this.synonymScore = new Float64Array(size);
+    this.synonymOthers = new Float64Array(size);
+    this.synonymTerms = new Array<string[] | undefined>(size);
+  }
+
+  /** Lets go of the last search's match terms, which would otherwise be held until the next search. */
+  release(): void {
+    this.candidates.clear();
+    this.clearSynonyms();
+  }
+
+  clearSynonyms(): void {
+    for (const doc of this.synonyms.docs) this.synonymTerms[doc] = undefined;
+    this.synonyms.clear();
+  }
 }
 
 /** How much the synonyms after an operation's best one add to its match (synonymScores). */
@@ -431,8 +538,13 @@ function isPlural(word: string): boolean {
 }
 const EXACTNESS_WEIGHT = 1;
 
+/** Best first, then by catalog order. Compared, not subtracted: a difference of two scores is a new heap number. */
 function byScore(a: SearchHit, b: SearchHit): number {
-  return b.score - a.score || a.doc - b.doc;
+  return compareScores(a.score, b.score, a.doc, b.doc);
+}
+
+function compareScores(a: number, b: number, docA: number, docB: number): number {
+  return a > b ? -1 : a < b ? 1 : docA - docB;
 }
 
 /** A word matched through a synonym counts this much toward coverage. */
