@@ -451,8 +451,8 @@ class Candidates extends DocSet {
   credit(doc: number, score: number, terms: string[], covered: number): void {
     if (!this.has(doc)) {
       this.add(doc);
-      this.score[doc] = 0 + score;
-      this.covered[doc] = 0 + covered;
+      this.score[doc] = score;
+      this.covered[doc] = covered;
       this.matched[doc] = [terms];
     } else {
       this.score[doc] = this.score[doc]! + score;
